@@ -1,0 +1,334 @@
+"""Input validation shared by every estimator and function of :mod:`rkmlearn`.
+
+Every check raises a :class:`ValueError` whose message starts with the name of the offending
+parameter and says how to fix it. The wording of scikit-learn's own messages ("NaN", "inf",
+"Complex data not supported", "Expected 2D array", "X has 3 features, but KernelPCA is expecting 5
+features as input") is kept inside ours, so scikit-learn's ``check_estimator`` keeps recognising
+them.
+
+Where the underlying failure is a :class:`TypeError` (a sparse matrix, an object array holding a
+``dict``), the error raised is :class:`InputTypeError`, which is both a ``ValueError`` and a
+``TypeError``: callers of this library can always catch ``ValueError``, and code written for
+scikit-learn's conventions, which expects ``TypeError`` there, keeps working.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+from sklearn.utils import check_array as _sk_check_array
+from sklearn.utils import check_random_state
+
+__all__ = [
+    "InputTypeError",
+    "check_array",
+    "check_views",
+    "check_n_components",
+    "check_scalar_range",
+    "check_n_features",
+    "check_random_state",
+]
+
+
+class InputTypeError(ValueError, TypeError):
+    """Bad input whose underlying cause is a type problem (e.g. sparse or ``dict`` entries).
+
+    Subclasses both :class:`ValueError` (the library's rule: bad input raises ``ValueError``) and
+    :class:`TypeError` (what NumPy and scikit-learn raise for the same input).
+    """
+
+
+def _shape_of(X):
+    """Shape of ``X`` for error messages, or ``None`` when it has none (ragged lists...)."""
+    shape = getattr(X, "shape", None)
+    if shape is not None:
+        return tuple(shape)
+    try:
+        return np.shape(X)
+    except Exception:  # ragged nested lists, generators...
+        return None
+
+
+def _dtype_of(X):
+    dtype = getattr(X, "dtype", None)
+    if dtype is not None:
+        return dtype
+    try:
+        return np.asarray(X).dtype
+    except Exception:
+        return None
+
+
+def _explain(X, name, message, ensure_2d):
+    """Turn scikit-learn's message into ours: name first, then what is wrong, then the fix."""
+    shape = _shape_of(X)
+    shape_txt = f"shape {shape}" if shape is not None else "no regular shape"
+    if "Expected 2D array" in message:
+        return (
+            f"{name} must be a 2-D array of shape (n_samples, n_features); got {shape_txt}. "
+            f"Reshape a single feature with {name}.reshape(-1, 1) or a single sample with "
+            f"{name}.reshape(1, -1)."
+        )
+    if "Found array with dim" in message:
+        return (
+            f"{name} must be a 2-D array of shape (n_samples, n_features); got {shape_txt}. "
+            f"Flatten the trailing axes, e.g. {name}.reshape(len({name}), -1)."
+        )
+    if "NaN" in message or "infinity" in message or "inf" in message.split():
+        return (
+            f"{name} contains NaN or infinite values (NaN and inf are not allowed). Remove or "
+            "impute them first, e.g. with sklearn.impute.SimpleImputer."
+        )
+    if "Complex data not supported" in message:
+        return (
+            f"{name} must be real-valued; got complex data. Pass the real part "
+            f"({name}.real) or the modulus (abs({name})) if that is what you mean."
+        )
+    if "0 sample(s)" in message or "0 feature(s)" in message:
+        return (
+            f"{name} is empty ({shape_txt}); pass at least one sample and one feature."
+        )
+    if "Sparse data" in message or "sparse" in message.lower():
+        return (
+            f"{name} must be a dense array; got a sparse matrix. Convert it with "
+            f"{name}.toarray()."
+        )
+    if "convert" in message or "string" in message or "real number" in message:
+        return (
+            f"{name} must contain real numbers; got dtype {_dtype_of(X)}. Encode strings or "
+            "categories numerically first (e.g. with sklearn.preprocessing.OneHotEncoder)."
+        )
+    if "dtype" in message:
+        return f"{name} must contain real numbers; got dtype {_dtype_of(X)}. Convert it to float."
+    if "inhomogeneous" in message or "sequence" in message:
+        return (
+            f"{name} must be a rectangular array; got a ragged nested sequence. Give every "
+            "sample the same number of features."
+        )
+    return f"{name} is not a valid {'2-D ' if ensure_2d else ''}array of real numbers."
+
+
+def check_array(X, name="X", *, ensure_2d=True, allow_empty=False, copy=False):
+    """Validate an array-like and return it as a C-contiguous float64 :class:`numpy.ndarray`.
+
+    Wraps :func:`sklearn.utils.check_array` and re-raises its errors as :class:`ValueError`
+    whose message starts with ``name`` and says how to fix the input; scikit-learn's original
+    message is kept at the end (in brackets) so its wording still matches.
+
+    Parameters
+    ----------
+    X : array-like
+        The input (list of lists, NumPy array, pandas DataFrame...).
+    name : str, default="X"
+        Name of the parameter, used in error messages.
+    ensure_2d : bool, default=True
+        Require a 2-D array of shape ``(n_samples, n_features)``. When False, a 1-D array is
+        accepted too (arrays with more than 2 dimensions are always rejected).
+    allow_empty : bool, default=False
+        Accept arrays with zero samples or zero features.
+    copy : bool, default=False
+        Always return a copy (otherwise ``X`` itself is returned when it is already a
+        C-contiguous float64 array).
+
+    Returns
+    -------
+    X_checked : ndarray of dtype float64
+        C-contiguous, finite, real-valued.
+
+    Raises
+    ------
+    ValueError
+        On NaN or inf, complex values, strings or objects that are not numbers, empty input
+        (unless ``allow_empty``), 1-D input (when ``ensure_2d``), more than 2 dimensions, ragged
+        nested lists. Sparse input raises :class:`InputTypeError` (a ``ValueError``).
+    """
+    min_size = 0 if allow_empty else 1
+    try:
+        out = _sk_check_array(
+            X,
+            accept_sparse=False,
+            dtype=np.float64,
+            order="C",
+            copy=copy,
+            ensure_all_finite=True,
+            ensure_2d=ensure_2d,
+            allow_nd=False,
+            ensure_min_samples=min_size,
+            ensure_min_features=min_size if ensure_2d else 0,
+            input_name=name,
+        )
+    except (ValueError, TypeError) as exc:
+        message = str(exc)
+        text = f"{_explain(X, name, message, ensure_2d)} [{message.strip()}]"
+        error = InputTypeError if isinstance(exc, TypeError) else ValueError
+        raise error(text) from exc
+    if not allow_empty and out.size == 0:  # 1-D empty input when ensure_2d=False
+        raise ValueError(f"{name} is empty (shape {out.shape}); pass at least one value.")
+    return out
+
+
+def check_views(Xs, name="Xs", *, min_views=1):
+    """Validate a list of views: 2-D float64 arrays that share their number of samples.
+
+    Parameters
+    ----------
+    Xs : list or tuple of array-like
+        One array of shape ``(n_samples, n_features_v)`` per view. Row ``i`` of every view
+        describes the same sample.
+    name : str, default="Xs"
+        Name of the parameter, used in error messages (view ``v`` is called ``Xs[v]``).
+    min_views : int, default=1
+        Smallest number of views accepted.
+
+    Returns
+    -------
+    views : list of ndarray
+        The validated views (float64, C-contiguous).
+    """
+    if isinstance(Xs, np.ndarray) or not isinstance(Xs, (list, tuple)):
+        raise ValueError(
+            f"{name} must be a list or tuple of 2-D arrays, one per view; got "
+            f"{type(Xs).__name__}. Wrap a single view as [X]."
+        )
+    if len(Xs) < min_views:
+        raise ValueError(
+            f"{name} must contain at least {min_views} view(s); got {len(Xs)}. "
+            f"Pass a list of {min_views} or more arrays."
+        )
+    views = [check_array(X, f"{name}[{v}]") for v, X in enumerate(Xs)]
+    n0 = views[0].shape[0]
+    for v, X in enumerate(views[1:], start=1):
+        if X.shape[0] != n0:
+            raise ValueError(
+                f"{name}[{v}] has {X.shape[0]} samples but {name}[0] has {n0}; all views must "
+                "have the same number of samples (row i of every view is the same sample)."
+            )
+    return views
+
+
+def check_n_components(n_components, n_max, name="n_components", *, what="n_samples"):
+    """Check that ``1 <= n_components <= n_max`` and ``n_components`` is an integer.
+
+    Parameters
+    ----------
+    n_components : int
+        The value to check. Python and NumPy integers are accepted; ``bool`` and floats are not.
+    n_max : int
+        Largest allowed value.
+    name : str, default="n_components"
+        Name of the parameter, used in error messages.
+    what : str, default="n_samples"
+        What ``n_max`` is, used in error messages (e.g. ``"n_samples - 1"``).
+
+    Returns
+    -------
+    n_components : int
+    """
+    if isinstance(n_components, (bool, np.bool_)) or not isinstance(n_components, numbers.Integral):
+        raise ValueError(
+            f"{name} must be an integer in [1, {n_max}]; got {n_components!r} "
+            f"({type(n_components).__name__}). Pass an int such as {name}=2."
+        )
+    n_components = int(n_components)
+    if not 1 <= n_components <= n_max:
+        raise ValueError(
+            f"{name}={n_components} is out of range: it must satisfy 1 <= {name} <= {what} "
+            f"(= {n_max}). Pass an integer in [1, {n_max}]."
+        )
+    return n_components
+
+
+def _interval(low, high, low_inclusive, high_inclusive):
+    left = ("[" if low_inclusive else "(") + ("-inf" if low is None else f"{low}")
+    right = "inf)" if high is None else f"{high}" + ("]" if high_inclusive else ")")
+    return f"{left}, {right}"
+
+
+def check_scalar_range(
+    value,
+    name,
+    *,
+    low=None,
+    high=None,
+    low_inclusive=False,
+    high_inclusive=True,
+    integer=False,
+    allow_inf=False,
+):
+    """Check a real (or integer) hyperparameter against an interval.
+
+    Parameters
+    ----------
+    value : float or int
+        The value to check. ``bool`` is rejected; NaN is always rejected, infinities unless
+        ``allow_inf``.
+    name : str
+        Name of the parameter, used in error messages.
+    low, high : float or None, default=None
+        Bounds of the interval (None: unbounded).
+    low_inclusive : bool, default=False
+        Whether ``low`` itself is allowed (default: strict, e.g. ``sigma > 0``).
+    high_inclusive : bool, default=True
+        Whether ``high`` itself is allowed.
+    integer : bool, default=False
+        Require an integer (Python or NumPy integer).
+    allow_inf : bool, default=False
+        Accept ``+inf``/``-inf`` (inside the interval).
+
+    Returns
+    -------
+    value : float or int
+        ``int(value)`` when ``integer`` else ``float(value)``.
+
+    Examples
+    --------
+    >>> check_scalar_range(2.0, "sigma", low=0)
+    2.0
+    >>> check_scalar_range(3, "degree", low=1, low_inclusive=True, integer=True)
+    3
+    """
+    interval = _interval(low, high, low_inclusive, high_inclusive)
+    kind = "an integer" if integer else "a real number"
+    expected = numbers.Integral if integer else numbers.Real
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, expected):
+        raise ValueError(
+            f"{name} must be {kind} in {interval}; got {value!r} ({type(value).__name__}). "
+            f"Pass {kind} in {interval}."
+        )
+    value = int(value) if integer else float(value)
+    if np.isnan(value) or (np.isinf(value) and not allow_inf):
+        raise ValueError(f"{name} must be a finite number in {interval}; got {value}.")
+    too_low = low is not None and (value < low or (value == low and not low_inclusive))
+    too_high = high is not None and (value > high or (value == high and not high_inclusive))
+    if too_low or too_high:
+        raise ValueError(f"{name} must be in {interval}; got {value}. Pass {kind} in {interval}.")
+    return value
+
+
+def check_n_features(X, n_features_in, name="X", *, estimator_name=None):
+    """Check that ``X`` has the number of features (columns) seen during ``fit``.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+        A validated 2-D array (see :func:`check_array`).
+    n_features_in : int
+        Number of features seen during ``fit``.
+    name : str, default="X"
+        Name of the parameter, used in error messages.
+    estimator_name : str or object, optional
+        The estimator (or its class name). When given, the message contains scikit-learn's
+        wording "X has 3 features, but KernelPCA is expecting 5 features as input".
+    """
+    n_features = X.shape[1]
+    if n_features == n_features_in:
+        return
+    if estimator_name is not None and not isinstance(estimator_name, str):
+        estimator_name = type(estimator_name).__name__
+    who = estimator_name if estimator_name is not None else "the estimator"
+    raise ValueError(
+        f"{name} has {n_features} features, but {who} is expecting {n_features_in} features as "
+        f"input (it was fitted with {n_features_in} features). Pass {name} with the same "
+        f"{n_features_in} columns, in the same order, as the data used in fit."
+    )

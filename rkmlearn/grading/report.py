@@ -1,0 +1,213 @@
+"""Grading results: one record per test, a plain-text table and a Gradescope ``results.json``.
+
+The JSON written by :meth:`GradeReport.to_gradescope` follows the results format of the Gradescope
+autograder (``/autograder/results/results.json``), which most learning-management systems either
+read directly or convert easily::
+
+    {
+      "score": 7.0,                  # points earned, all tests
+      "max_score": 12.0,             # points available, all tests
+      "execution_time": 9.8,         # seconds, wall clock
+      "output": "Score: 7/12 (58.3 %)",
+      "visibility": "visible",
+      "stdout_visibility": "hidden",
+      "tests": [
+        {"number": 1, "name": "public/test_rbf_gram.py::test_matches_sklearn",
+         "score": 2.0, "max_score": 2.0, "status": "passed",
+         "output": "passed", "visibility": "visible"},
+        {"number": 2, "name": "hidden/test_rbf_gram_hidden.py::test_far_from_origin",
+         "score": 0.0, "max_score": 1.0, "status": "failed",
+         "output": "AssertionError: ...", "visibility": "after_due_date"}
+      ]
+    }
+
+Public tests are ``"visible"``; hidden tests are ``"after_due_date"`` so that students see them
+only once the deadline has passed.
+"""
+from __future__ import annotations
+
+import math
+import shutil
+from dataclasses import dataclass, field
+
+__all__ = ["TestResult", "GradeReport", "validate_results", "shorten"]
+
+VISIBLE = "visible"
+HIDDEN = "after_due_date"
+_VISIBILITIES = {"visible", "hidden", "after_due_date", "after_published"}
+
+
+def shorten(text: str, limit: int) -> str:
+    """Collapse ``text`` onto one line (lines joined by `` | ``) and cut it to ``limit`` characters."""
+    lines = [" ".join(line.split()) for line in str(text).splitlines()]
+    one_line = " | ".join(line for line in lines if line)
+    if len(one_line) <= limit:
+        return one_line
+    return one_line[: max(limit - 3, 0)] + "..."
+
+
+def _fmt_points(value: float) -> str:
+    """Points without a spurious ``.0``: 2 -> '2', 0.5 -> '0.5'."""
+    return f"{value:g}"
+
+
+@dataclass
+class TestResult:
+    """The outcome of one graded test.
+
+    Attributes
+    ----------
+    name : str
+        The test's pytest node id relative to the exercise's ``tests/`` folder, e.g.
+        ``"public/test_rbf_gram.py::test_matches_sklearn"``.
+    max_score : float
+        Points the test is worth (its ``@pytest.mark.points(n)``; 1 when unmarked).
+    passed : bool
+        Whether the test passed. A test earns all of its points or none.
+    message : str
+        Why it failed (assertion, exception, time-out, crash), or ``""`` when it passed.
+    hidden : bool
+        True for tests under ``tests/hidden/``.
+    duration : float
+        Wall-clock seconds of the test's subprocess, start-up included.
+    """
+
+    __test__ = False  # not a pytest test class, despite the name
+
+    name: str
+    max_score: float
+    passed: bool
+    message: str = ""
+    hidden: bool = False
+    duration: float = 0.0
+
+    @property
+    def score(self) -> float:
+        return self.max_score if self.passed else 0.0
+
+    @property
+    def visibility(self) -> str:
+        return HIDDEN if self.hidden else VISIBLE
+
+
+@dataclass
+class GradeReport:
+    """All test results of one submission, with totals, a table and JSON export."""
+
+    exercise: str
+    submission: str
+    tests: list[TestResult] = field(default_factory=list)
+    execution_time: float = 0.0
+
+    @property
+    def score(self) -> float:
+        return math.fsum(t.score for t in self.tests)
+
+    @property
+    def max_score(self) -> float:
+        return math.fsum(t.max_score for t in self.tests)
+
+    @property
+    def percent(self) -> float:
+        return 100.0 * self.score / self.max_score if self.max_score > 0 else 0.0
+
+    def summary(self) -> str:
+        """The one-line total, e.g. ``"Score: 7/12 (58.3 %)"``."""
+        return (f"Score: {_fmt_points(self.score)}/{_fmt_points(self.max_score)} "
+                f"({self.percent:.1f} %)")
+
+    def format_table(self, width: int | None = None) -> str:
+        """The results as a plain-text table followed by the score line.
+
+        One row per test (name, points earned/available, passed); a failed test gets its
+        message on the next line, indented, so that long test names never squeeze it out.
+
+        Parameters
+        ----------
+        width : int, optional
+            Width in characters that messages are cut to. Defaults to the terminal's width (100
+            when there is no terminal), but never less than 60.
+        """
+        if width is None:
+            width = shutil.get_terminal_size((100, 24)).columns
+        width = max(int(width), 60)
+        rows = [(t.name, f"{_fmt_points(t.score)}/{_fmt_points(t.max_score)}",
+                 "yes" if t.passed else "NO", t.message) for t in self.tests]
+        name_w = max([len("test")] + [len(r[0]) for r in rows])
+        pts_w = max([len("points")] + [len(r[1]) for r in rows])
+        out = [f"{'test':<{name_w}}  {'points':>{pts_w}}  passed", "-" * (name_w + pts_w + 10)]
+        for name, pts, ok, message in rows:
+            out.append(f"{name:<{name_w}}  {pts:>{pts_w}}  {ok}")
+            if message:
+                out.append("    -> " + shorten(message, width - 7))
+        out += ["", self.summary()]
+        return "\n".join(out)
+
+    def to_gradescope(self) -> dict:
+        """The report as a Gradescope ``results.json`` dictionary (format in the module docstring)."""
+        tests = [{
+            "number": i,
+            "name": t.name,
+            "score": t.score,
+            "max_score": t.max_score,
+            "status": "passed" if t.passed else "failed",
+            "output": "passed" if t.passed else t.message,
+            "visibility": t.visibility,
+        } for i, t in enumerate(self.tests, start=1)]
+        return {
+            "score": self.score,
+            "max_score": self.max_score,
+            "execution_time": round(self.execution_time, 3),
+            "output": self.summary(),
+            "visibility": VISIBLE,
+            "stdout_visibility": "hidden",
+            "tests": tests,
+        }
+
+    @classmethod
+    def from_gradescope(cls, data: dict, exercise: str = "", submission: str = "") -> GradeReport:
+        """Rebuild a report from :meth:`to_gradescope` output (after validating it)."""
+        validate_results(data)
+        tests = [TestResult(name=t["name"], max_score=float(t["max_score"]),
+                            passed=t["score"] == t["max_score"] and t.get("status") != "failed",
+                            message="" if t.get("status") == "passed" else t["output"],
+                            hidden=t["visibility"] != VISIBLE)
+                 for t in data["tests"]]
+        return cls(exercise=exercise, submission=submission, tests=tests,
+                   execution_time=float(data["execution_time"]))
+
+
+def validate_results(data: dict) -> None:
+    """Check that ``data`` has the ``results.json`` shape; raise ``ValueError`` saying what is wrong.
+
+    Parameters
+    ----------
+    data : dict
+        A parsed ``results.json``.
+    """
+    if not isinstance(data, dict):
+        raise ValueError(f"results must be a JSON object, got {type(data).__name__}")
+    for key, kind in (("score", (int, float)), ("max_score", (int, float)),
+                      ("execution_time", (int, float)), ("tests", list)):
+        if not isinstance(data.get(key), kind) or isinstance(data.get(key), bool):
+            raise ValueError(f"results[{key!r}] must be {'a list' if kind is list else 'a number'}, "
+                             f"got {data.get(key)!r}")
+    total = 0.0
+    for i, test in enumerate(data["tests"]):
+        if not isinstance(test, dict):
+            raise ValueError(f"results['tests'][{i}] must be an object, got {test!r}")
+        for key, kind in (("name", str), ("score", (int, float)), ("max_score", (int, float)),
+                          ("output", str), ("visibility", str)):
+            if not isinstance(test.get(key), kind) or isinstance(test.get(key), bool):
+                raise ValueError(f"results['tests'][{i}][{key!r}] has the wrong type or is missing: "
+                                 f"{test.get(key)!r}")
+        if test["visibility"] not in _VISIBILITIES:
+            raise ValueError(f"results['tests'][{i}]['visibility'] must be one of "
+                             f"{sorted(_VISIBILITIES)}, got {test['visibility']!r}")
+        if not 0 <= test["score"] <= test["max_score"]:
+            raise ValueError(f"results['tests'][{i}]: score {test['score']} is outside "
+                             f"[0, max_score={test['max_score']}]")
+        total += test["score"]
+    if not math.isclose(total, data["score"], rel_tol=1e-9, abs_tol=1e-9):
+        raise ValueError(f"results['score'] = {data['score']} is not the sum of the test scores "
+                         f"({total})")

@@ -1,0 +1,192 @@
+"""Tests of rkmlearn.linalg: top eigenpairs against a full eigendecomposition (tests only)."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rkmlearn.kernels import RBF, GramCenterer
+from rkmlearn.linalg import choose_eigen_solver, flip_signs, rank_tolerance, top_eigenpairs
+
+
+def _separated_matrix(n=120, seed=0, decay=0.9):
+    """Symmetric PSD matrix with a known, well-separated spectrum (decay^k)."""
+    rng = np.random.default_rng(seed)
+    Q, _ = np.linalg.qr(rng.normal(size=(n, n)))
+    evals = 10.0 * decay ** np.arange(n)
+    return (Q * evals) @ Q.T, evals
+
+
+def _reference(K, s):
+    """Full eigendecomposition: allowed in tests only, as the ground truth."""
+    evals, evecs = np.linalg.eigh(K)
+    return evals[::-1][:s], flip_signs(evecs[:, ::-1][:, :s])
+
+
+# ----------------------------------------------------------------------------- flip_signs
+def test_flip_signs_convention():
+    V = np.array([[1.0, -0.5, 0.0, 2.0], [-3.0, 0.5, 0.0, -2.0], [2.0, 0.1, 0.0, 1.0]])
+    W, signs = flip_signs(V, return_signs=True)
+    np.testing.assert_array_equal(signs, [-1.0, -1.0, 1.0, 1.0])  # col 1: tie -> first entry
+    np.testing.assert_array_equal(W, V * signs)
+    assert np.all(W[np.argmax(np.abs(W), axis=0), np.arange(4)] >= 0)
+    np.testing.assert_array_equal(flip_signs(W), W)  # idempotent
+    np.testing.assert_array_equal(flip_signs(-V), W)  # sign-invariant
+
+
+# -------------------------------------------------------------------- accuracy per solver
+@pytest.mark.parametrize("solver", ["dense", "arpack", "auto"])
+@pytest.mark.parametrize("s", [1, 3, 10])
+def test_matches_full_eigh(solver, s):
+    K, _ = _separated_matrix()
+    ref_vals, ref_vecs = _reference(K, s)
+    vals, vecs = top_eigenpairs(K, s, solver=solver)
+    assert vals.shape == (s,) and vecs.shape == (K.shape[0], s)
+    assert vals.dtype == vecs.dtype == np.float64
+    assert np.all(np.diff(vals) < 0)  # descending
+    np.testing.assert_allclose(vals, ref_vals, rtol=1e-10)
+    np.testing.assert_allclose(vecs, ref_vecs, rtol=0, atol=1e-8)
+    np.testing.assert_allclose(vecs.T @ vecs, np.eye(s), atol=1e-12)
+
+
+@pytest.mark.parametrize("solver", ["dense", "arpack"])
+def test_matches_full_eigh_on_centred_rbf_gram(solver):
+    X = np.random.default_rng(1).normal(size=(300, 5))
+    K = GramCenterer().fit_transform(RBF(2.0)(X))
+    ref_vals, ref_vecs = _reference(K, 5)
+    assert np.min(-np.diff(ref_vals)) > 1e-3 * ref_vals[0]  # separated: eigenvectors well defined
+    vals, vecs = top_eigenpairs(K, 5, solver=solver)
+    np.testing.assert_allclose(vals, ref_vals, rtol=1e-10)
+    np.testing.assert_allclose(vecs, ref_vecs, rtol=0, atol=1e-8)
+
+
+def test_dense_and_arpack_agree_with_known_spectrum_and_auto_uses_rule():
+    """K = Q diag(e) Q^T + c I with orthonormal Q (n x r): top eigenpairs known exactly."""
+    n, r, c = 600, 8, 0.01
+    rng = np.random.default_rng(4)
+    Q, _ = np.linalg.qr(rng.normal(size=(n, r)))
+    e = 2.0 ** -np.arange(r)
+    K = (Q * e) @ Q.T + c * np.eye(n)
+    assert choose_eigen_solver(n, 5) == "arpack"
+    true_vecs = flip_signs(Q[:, :5])
+    results = {solver: top_eigenpairs(K, 5, solver=solver) for solver in ["dense", "arpack", "auto"]}
+    for vals, vecs in results.values():
+        np.testing.assert_allclose(vals, e[:5] + c, rtol=1e-10)
+        np.testing.assert_allclose(vecs, true_vecs, rtol=0, atol=1e-8)
+    np.testing.assert_array_equal(results["auto"][0], results["arpack"][0])
+    np.testing.assert_array_equal(results["auto"][1], results["arpack"][1])
+
+
+def test_all_eigenpairs_with_dense():
+    K, evals = _separated_matrix(n=40)
+    vals, vecs = top_eigenpairs(K, 40, solver="auto")  # s = n: dense
+    np.testing.assert_allclose(vals, evals, rtol=1e-10)
+    np.testing.assert_allclose(vecs @ np.diag(vals) @ vecs.T, K, atol=1e-12)
+
+
+def test_symmetrises_small_asymmetry_and_does_not_modify_input():
+    K, _ = _separated_matrix(n=50)
+    noise = 1e-12 * np.triu(np.ones_like(K), 1)
+    K_noisy = K + noise
+    before = K_noisy.copy()
+    vals, _ = top_eigenpairs(K_noisy, 3, solver="dense")
+    np.testing.assert_array_equal(K_noisy, before)
+    ref_vals, _ = _reference((K_noisy + K_noisy.T) / 2, 3)
+    np.testing.assert_allclose(vals, ref_vals, rtol=1e-12)
+
+
+# ---------------------------------------------------------------------------- determinism
+@pytest.mark.parametrize("solver", ["dense", "arpack"])
+def test_deterministic_bitwise(solver):
+    K, _ = _separated_matrix(n=200, seed=3)
+    a = top_eigenpairs(K, 4, solver=solver)
+    b = top_eigenpairs(K, 4, solver=solver)
+    np.testing.assert_array_equal(a[0], b[0])
+    np.testing.assert_array_equal(a[1], b[1])
+
+
+def test_sign_convention_applied():
+    K, _ = _separated_matrix(n=80, seed=5)
+    for solver in ["dense", "arpack"]:
+        _, vecs = top_eigenpairs(K, 6, solver=solver)
+        np.testing.assert_array_equal(flip_signs(vecs), vecs)
+
+
+# ----------------------------------------------------------------------------------- rank
+def test_rank_error_on_centred_gram():
+    """A centred Gram matrix of N points has rank <= N - 1."""
+    X = np.random.default_rng(0).normal(size=(6, 10))  # 6 points in general position
+    K = GramCenterer().fit_transform(X @ X.T)
+    vals, _ = top_eigenpairs(K, 5)
+    assert vals[-1] > rank_tolerance(6) * vals[0]
+    with pytest.raises(ValueError, match=r"^n_components=6 exceeds the numerical rank 5 .*use n_components <= 5"):
+        top_eigenpairs(K, 6)
+    vals, _ = top_eigenpairs(K, 6, check_rank=False)  # opt-out returns the (zero) eigenvalue
+    assert abs(vals[-1]) <= rank_tolerance(6) * vals[0]
+
+
+@pytest.mark.parametrize("solver", ["dense", "arpack"])
+def test_rank_error_low_rank(solver):
+    rng = np.random.default_rng(2)
+    B = rng.normal(size=(60, 3))
+    K = B @ B.T  # rank 3
+    top_eigenpairs(K, 3, solver=solver)
+    with pytest.raises(ValueError, match=r"^n_components=4 exceeds the numerical rank 3"):
+        top_eigenpairs(K, 4, solver=solver)
+
+
+def test_rank_zero():
+    with pytest.raises(ValueError, match=r"^n_components=1 exceeds the numerical rank 0"):
+        top_eigenpairs(np.zeros((5, 5)), 1)
+    with pytest.raises(ValueError, match=r"^n_components=1 exceeds the numerical rank 0"):
+        top_eigenpairs(GramCenterer().fit_transform(np.ones((5, 5))), 1)
+
+
+def test_rank_tolerance_value():
+    assert rank_tolerance(1000) == pytest.approx(10 * 1000 * np.finfo(float).eps)
+
+
+# ----------------------------------------------------------------------------- bad input
+@pytest.mark.parametrize(
+    "K, s, kwargs, pattern",
+    [
+        (np.ones((3, 4)), 1, {}, r"^K must be a square \(n, n\) symmetric matrix; got shape \(3, 4\)"),
+        (np.ones(4), 1, {}, r"^K must be a 2-D array"),
+        (np.array([[1.0, 2.0], [0.0, 1.0]]), 1, {}, r"^K must be symmetric"),
+        (np.array([[1.0, np.nan], [np.nan, 1.0]]), 1, {}, r"^K contains NaN"),
+        (np.eye(3), 0, {}, r"^n_components=0 is out of range"),
+        (np.eye(3), 4, {}, r"^n_components=4 .*<= n \(the size of K\) \(= 3\)"),
+        (np.eye(3), 1.5, {}, r"^n_components must be an integer"),
+        (np.eye(3), 1, {"solver": "lobpcg"}, r"^solver must be one of \['auto', 'dense', 'arpack'\]"),
+        (np.eye(3), 3, {"solver": "arpack"}, r"^n_components=3 is too large for solver='arpack'"),
+    ],
+)
+def test_bad_input(K, s, kwargs, pattern):
+    with pytest.raises(ValueError, match=pattern):
+        top_eigenpairs(K, s, **kwargs)
+
+
+def test_choose_eigen_solver_rule():
+    assert choose_eigen_solver(4000, 10) == "arpack"
+    assert choose_eigen_solver(4000, 50) == "arpack"
+    assert choose_eigen_solver(4000, 100) == "dense"
+    assert choose_eigen_solver(1000, 50) == "dense"
+    assert choose_eigen_solver(100, 1) == "dense"
+    for n in [500, 1000, 4000, 10000]:
+        for s in range(1, n + 1, 7):
+            if choose_eigen_solver(n, s) == "arpack":
+                assert s < n
+
+
+# ------------------------------------------------------------------------------ property
+@settings(max_examples=30, deadline=None)
+@given(n=st.integers(2, 30), seed=st.integers(0, 2**16), data=st.data())
+def test_property_eigen_equation(n, seed, data):
+    rng = np.random.default_rng(seed)
+    A = rng.normal(size=(n, n))
+    K = A @ A.T
+    s = data.draw(st.integers(1, n))
+    vals, vecs = top_eigenpairs(K, s, check_rank=False)
+    ref = np.linalg.eigvalsh(K)[::-1][:s]
+    np.testing.assert_allclose(vals, ref, rtol=1e-9, atol=1e-10 * ref[0])
+    np.testing.assert_allclose(K @ vecs, vecs * vals, atol=1e-9 * ref[0])

@@ -1,0 +1,309 @@
+"""Tests of rkmlearn.stiefel: projection, geometry, both optimisers and the final rotation."""
+
+import numpy as np
+import pytest
+from scipy.linalg import polar, subspace_angles
+
+from rkmlearn.stiefel import (
+    StiefelResult,
+    cayley_adam,
+    constraint_violation,
+    project_stiefel,
+    projected_gradient,
+    riemannian_gradient,
+    rotate_to_eigenbasis,
+    trace_objective,
+)
+from rkmlearn.stiefel import _cayley_factors, _cayley_step  # the retraction itself
+
+EPS = np.finfo(np.float64).eps
+
+
+def centred_rbf_gram(n, d, seed):
+    """A centred RBF Gram matrix (the matrix kernel PCA decomposes), built independently here."""
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, d))
+    sq = np.sum((X[:, None, :] - X[None, :, :]) ** 2, axis=-1)
+    K = np.exp(-sq / 2.0)
+    M = np.eye(n) - np.full((n, n), 1.0 / n)
+    return M @ K @ M
+
+
+def top_eigenspace(K, s):
+    """Reference: full eigendecomposition (fine for the small test matrices)."""
+    w, V = np.linalg.eigh(K)
+    return w[::-1][:s], V[:, ::-1][:, :s]
+
+
+@pytest.fixture(scope="module")
+def problem():
+    K = centred_rbf_gram(60, 2, seed=0)
+    s = 3
+    w, V = top_eigenspace(K, s)
+    H0 = np.random.default_rng(1).normal(size=(60, s))
+    return K, s, w, V, H0
+
+
+# ----------------------------------------------------------------------------------------------
+# projection and geometry
+# ----------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("shape", [(7, 3), (20, 5), (4, 4), (30, 1)])
+def test_projection_is_orthonormal_idempotent_and_the_polar_factor(shape):
+    rng = np.random.default_rng(sum(shape))
+    X = rng.normal(size=shape)
+    Q = project_stiefel(X)
+    assert Q.shape == shape and Q.dtype == np.float64
+    assert constraint_violation(Q) <= 1e-12
+    np.testing.assert_allclose(project_stiefel(Q), Q, atol=1e-12)
+    # X (X^T X)^{-1/2}, computed through the s x s eigendecomposition, and scipy's polar factor
+    w, V = np.linalg.eigh(X.T @ X)
+    np.testing.assert_allclose(Q, X @ (V / np.sqrt(w)) @ V.T, atol=1e-10)
+    np.testing.assert_allclose(Q, polar(X)[0], atol=1e-10)
+
+
+def test_projection_is_the_nearest_point():
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(12, 4))
+    Q = project_stiefel(X)
+    best = np.linalg.norm(X - Q)
+    # far away: random points of St(12, 4)
+    others = [project_stiefel(rng.normal(size=X.shape)) for _ in range(200)]
+    assert all(np.linalg.norm(X - P) >= best for P in others)
+    # close by: small moves of Q along the manifold
+    for scale in (1e-1, 1e-3):
+        nearby = [project_stiefel(Q + scale * rng.normal(size=X.shape)) for _ in range(200)]
+        assert all(np.linalg.norm(X - P) >= best - 1e-12 for P in nearby)
+
+
+def test_riemannian_gradient_is_the_tangent_projection():
+    rng = np.random.default_rng(4)
+    X = project_stiefel(rng.normal(size=(15, 4)))
+    G = rng.normal(size=(15, 4))
+    Z = riemannian_gradient(X, G)
+    # tangent: X^T Z is skew-symmetric
+    XtZ = X.T @ Z
+    np.testing.assert_allclose(XtZ + XtZ.T, 0.0, atol=1e-12)
+    # a projection: idempotent, and what it removes is normal (X S with S symmetric)
+    np.testing.assert_allclose(riemannian_gradient(X, Z), Z, atol=1e-12)
+    S = X.T @ (G - Z)
+    np.testing.assert_allclose(S, S.T, atol=1e-12)
+    np.testing.assert_allclose(X @ S, G - Z, atol=1e-12)
+
+
+def test_trace_objective_value_and_gradient(problem):
+    K, s, *_ = problem
+    fun, grad = trace_objective(K)
+    rng = np.random.default_rng(5)
+    H = rng.normal(size=(K.shape[0], s))
+    assert fun(H) == pytest.approx(-0.5 * np.trace(H.T @ K @ H), rel=1e-13)
+    # directional derivative by central differences (f is quadratic: exact up to rounding)
+    D = rng.normal(size=H.shape)
+    h = 1e-4
+    fd = (fun(H + h * D) - fun(H - h * D)) / (2 * h)
+    assert fd == pytest.approx(np.sum(grad(H) * D), rel=1e-8)
+    # the cache never serves a stale product
+    H2 = H.copy()
+    H2[0, 0] += 1.0
+    np.testing.assert_allclose(grad(H2), -K @ H2, rtol=1e-13, atol=1e-13)
+    np.testing.assert_allclose(grad(H), -K @ H, rtol=1e-13, atol=1e-13)
+
+
+def test_cayley_retraction_stays_on_manifold_and_follows_minus_gradient():
+    rng = np.random.default_rng(6)
+    X = project_stiefel(rng.normal(size=(25, 3)))
+    G = rng.normal(size=X.shape)
+    R = riemannian_gradient(X, G)
+    U, V = _cayley_factors(X, G)
+    # the skew matrix A = U V^T satisfies A X = -R
+    A = U @ V.T
+    np.testing.assert_allclose(A, -A.T, atol=1e-13)
+    np.testing.assert_allclose(A @ X, -R, atol=1e-12)
+    # the Woodbury form equals the dense Cayley transform (I - a/2 A)^{-1} (I + a/2 A) X
+    for alpha in (1e-3, 0.3, 2.0):
+        Y = _cayley_step(X, U, V, alpha)
+        I = np.eye(X.shape[0])
+        dense = np.linalg.solve(I - 0.5 * alpha * A, (I + 0.5 * alpha * A) @ X)
+        np.testing.assert_allclose(Y, dense, atol=1e-11)
+        assert constraint_violation(Y) <= 1e-12
+    # first order: Y(alpha) = X - alpha R + O(alpha^2)
+    alpha = 1e-5
+    Y = _cayley_step(X, U, V, alpha)
+    assert np.linalg.norm(Y - (X - alpha * R)) <= 10 * alpha**2 * np.linalg.norm(R) ** 2 + 1e-13
+
+
+# ----------------------------------------------------------------------------------------------
+# optimisers on the trace problem
+# ----------------------------------------------------------------------------------------------
+def check_history(result):
+    assert isinstance(result, StiefelResult)
+    for key in ("objective", "constraint_violation", "grad_norm"):
+        assert len(result.history[key]) == result.n_iter + 1
+        assert all(isinstance(v, float) for v in result.history[key])
+    assert result.history["objective"][-1] == result.fun
+    assert max(result.history["constraint_violation"]) <= 1e-8
+    assert constraint_violation(result.X) <= 1e-8
+
+
+@pytest.mark.parametrize("retraction", ["projection", "cayley"])
+def test_projected_gradient_reaches_top_eigenspace(problem, retraction):
+    K, s, w, V, H0 = problem
+    fun, grad = trace_objective(K)
+    tol = 1e-10
+    res = projected_gradient(fun, grad, H0, tol=tol, retraction=retraction)
+    check_history(res)
+    assert res.converged, res.message
+    # stopping rule exactly as documented
+    g = res.history["grad_norm"]
+    f = res.history["objective"]
+    assert g[-1] <= tol * max(1.0, abs(f[-1]))
+    assert all(gk > tol * max(1.0, abs(fk)) for gk, fk in zip(g[:-1], f[:-1]))
+    # the trace tr(H^T K H) = -2 f increases monotonically (up to the documented rounding level)
+    f = np.asarray(f)
+    assert np.all(np.diff(f) <= 32 * EPS * np.maximum(1.0, np.abs(f[:-1])))
+    assert f[-1] < f[0]
+    assert subspace_angles(res.X, V).max() <= 1e-6
+    H, gamma, O = rotate_to_eigenbasis(res.X, K)
+    assert subspace_angles(H, V).max() <= 1e-6
+    np.testing.assert_allclose(gamma, w, rtol=1e-6)
+    # columns are the eigenvectors themselves, each sign-normalised like the reference
+    signs = np.sign(V[np.argmax(np.abs(V), axis=0), np.arange(s)])
+    np.testing.assert_allclose(H, V * signs, atol=1e-6)
+
+
+def test_projected_gradient_stops_at_max_iter(problem):
+    K, s, w, V, H0 = problem
+    fun, grad = trace_objective(K)
+    res = projected_gradient(fun, grad, H0, max_iter=3)
+    assert res.n_iter == 3 and not res.converged and "max_iter" in res.message
+    check_history(res)
+    res0 = projected_gradient(fun, grad, H0, max_iter=0)
+    assert res0.n_iter == 0 and len(res0.history["objective"]) == 1
+    np.testing.assert_allclose(res0.X, project_stiefel(H0))
+
+
+def test_cayley_adam_reaches_top_eigenspace(problem):
+    # Measured on this problem family (n=60, s=3, ten seeds): convergence to tol=1e-9 in 400-1300
+    # iterations, principal angles <= 1e-8. The assertion leaves a margin: tol=1e-8 within
+    # max_iter=3000, angles <= 1e-6.
+    K, s, w, V, H0 = problem
+    fun, grad = trace_objective(K)
+    tol = 1e-8
+    res = cayley_adam(fun, grad, H0, tol=tol, max_iter=3000)
+    check_history(res)
+    assert res.converged, res.message
+    assert res.history["grad_norm"][-1] <= tol * max(1.0, abs(res.fun))
+    assert res.fun < res.history["objective"][0]
+    H, gamma, _ = rotate_to_eigenbasis(res.X, K)
+    assert subspace_angles(H, V).max() <= 1e-6
+    np.testing.assert_allclose(gamma, w, rtol=1e-6)
+
+
+def test_cayley_adam_stops_at_max_iter(problem):
+    K, s, w, V, H0 = problem
+    fun, grad = trace_objective(K)
+    res = cayley_adam(fun, grad, H0, max_iter=5)
+    assert res.n_iter == 5 and not res.converged
+    check_history(res)
+
+
+def test_progress_bar_runs(problem, capsys):
+    K, s, w, V, H0 = problem
+    fun, grad = trace_objective(K)
+    a = projected_gradient(fun, grad, H0, max_iter=5, progress=True)
+    b = projected_gradient(fun, grad, H0, max_iter=5, progress=False)
+    np.testing.assert_array_equal(a.X, b.X)  # the bar changes nothing
+    cayley_adam(fun, grad, H0, max_iter=5, progress=True)
+
+
+def test_optimisers_are_deterministic(problem):
+    K, s, w, V, H0 = problem
+    fun, grad = trace_objective(K)
+    for method in (projected_gradient, cayley_adam):
+        a, b = method(fun, grad, H0, max_iter=50), method(fun, grad, H0, max_iter=50)
+        np.testing.assert_array_equal(a.X, b.X)
+        assert a.history == b.history
+
+
+# ----------------------------------------------------------------------------------------------
+# rotation
+# ----------------------------------------------------------------------------------------------
+def test_rotation_recovers_eigenvectors_from_any_basis(problem):
+    K, s, w, V, _ = problem
+    rng = np.random.default_rng(7)
+    Q = project_stiefel(rng.normal(size=(s, s)))  # random orthogonal mixing
+    H, gamma, O = rotate_to_eigenbasis(V @ Q, K)
+    np.testing.assert_allclose(O.T @ O, np.eye(s), atol=1e-12)
+    np.testing.assert_allclose((V @ Q) @ O, H, atol=1e-12)
+    Gamma = H.T @ K @ H
+    np.testing.assert_allclose(Gamma, np.diag(gamma), atol=1e-10 * w[0])
+    np.testing.assert_allclose(gamma, w, rtol=1e-10)
+    assert np.all(np.diff(gamma) <= 0)
+    # sign convention: each column's largest-magnitude entry is positive
+    assert np.all(H[np.argmax(np.abs(H), axis=0), np.arange(s)] > 0)
+    signs = np.sign(V[np.argmax(np.abs(V), axis=0), np.arange(s)])
+    np.testing.assert_allclose(H, V * signs, atol=1e-10)
+
+
+# ----------------------------------------------------------------------------------------------
+# bad input
+# ----------------------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "X, match",
+    [
+        (np.ones(5), "2-D"),
+        (np.ones((2, 3, 4)), "2-D"),
+        (np.ones((2, 5)), "n >= p"),
+        (np.array([[1.0, np.nan], [0.0, 1.0]]), "NaN"),
+        (np.array([[1.0, np.inf], [0.0, 1.0]]), "NaN or infinity"),
+        (np.zeros((0, 2)), "empty"),
+        ("abc", "string"),
+        (np.array([["a", "b"], ["c", "d"]]), "real numbers"),
+        (np.eye(3) * 1j, "complex"),
+    ],
+)
+def test_project_stiefel_rejects_bad_input(X, match):
+    with pytest.raises(ValueError, match=match):
+        project_stiefel(X)
+
+
+@pytest.mark.parametrize("method", [projected_gradient, cayley_adam])
+def test_optimisers_reject_bad_input(problem, method):
+    K, s, w, V, H0 = problem
+    fun, grad = trace_objective(K)
+    with pytest.raises(ValueError, match="X0"):
+        method(fun, grad, H0.T)
+    with pytest.raises(ValueError, match="X0"):
+        method(fun, grad, np.full_like(H0, np.nan))
+    with pytest.raises(ValueError, match="fun"):
+        method("not callable", grad, H0)
+    with pytest.raises(ValueError, match="grad"):
+        method(fun, None, H0)
+    with pytest.raises(ValueError, match="grad"):
+        method(fun, lambda X: np.zeros(3), H0)
+    with pytest.raises(ValueError, match="max_iter"):
+        method(fun, grad, H0, max_iter=-1)
+    with pytest.raises(ValueError, match="max_iter"):
+        method(fun, grad, H0, max_iter=2.5)
+    with pytest.raises(ValueError, match="tol"):
+        method(fun, grad, H0, tol=np.nan)
+
+
+def test_option_validation(problem):
+    K, s, w, V, H0 = problem
+    fun, grad = trace_objective(K)
+    with pytest.raises(ValueError, match="retraction"):
+        projected_gradient(fun, grad, H0, retraction="qr")
+    with pytest.raises(ValueError, match="armijo"):
+        projected_gradient(fun, grad, H0, armijo=1.5)
+    with pytest.raises(ValueError, match="shrink"):
+        projected_gradient(fun, grad, H0, shrink=0.0)
+    with pytest.raises(ValueError, match="learning_rate"):
+        cayley_adam(fun, grad, H0, learning_rate=-0.1)
+    with pytest.raises(ValueError, match="betas"):
+        cayley_adam(fun, grad, H0, betas=(0.9, 1.0))
+    with pytest.raises(ValueError, match="betas"):
+        cayley_adam(fun, grad, H0, betas=0.9)
+    with pytest.raises(ValueError, match="K"):
+        trace_objective(np.ones((3, 4)))
+    with pytest.raises(ValueError, match="K must be"):
+        rotate_to_eigenbasis(H0, np.eye(5))
