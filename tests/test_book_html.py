@@ -1,0 +1,227 @@
+"""The built HTML book works offline: it loads nothing from the network, and its widgets and
+math are served from the book itself.
+
+Runs on ``_build/html`` as ``make book`` left it (``make test`` builds the book first) and is
+skipped when there is no build. Plain hyperlinks in the text (``<a href="https://...">``, e.g.
+DOIs in the bibliography) are allowed: following one is the reader's choice, loading a page
+never does it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+bs4 = pytest.importorskip("bs4")
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+HTML = REPO_ROOT / "_build" / "html"
+
+if not (HTML / "index.html").exists():
+    pytest.skip(
+        "the book is not built (_build/html/index.html is absent): run `make book` first",
+        allow_module_level=True,
+    )
+
+import nbformat  # noqa: E402  (only needed when there is a build)
+import yaml  # noqa: E402
+
+WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+VENDOR = HTML / "_static" / "vendor"
+
+PAGES = sorted(p for p in HTML.rglob("*.html") if "_static" not in p.relative_to(HTML).parts)
+PAGE_IDS = [str(p.relative_to(HTML)) for p in PAGES]
+
+# Attributes through which a page *loads* something (as opposed to <a href>, which links).
+LOADING_ATTRIBUTES = {
+    "script": ("src",),
+    "link": ("href",),
+    "img": ("src", "srcset"),
+    "iframe": ("src",),
+    "frame": ("src",),
+    "source": ("src", "srcset"),
+    "video": ("src", "poster"),
+    "audio": ("src",),
+    "track": ("src",),
+    "embed": ("src",),
+    "object": ("data",),
+    "input": ("src",),
+}
+REMOTE = re.compile(r"^\s*(?:https?:)?//", re.IGNORECASE)
+CSS_REMOTE = re.compile(r"""(?:url\(\s*['"]?|@import\s+['"])\s*(?:https?:)?//""", re.IGNORECASE)
+URL_IN_SCRIPT = re.compile(r"https?://[^\s\"'`)]+")
+# sphinx-thebe (always loaded by Jupyter Book 1) writes this constant into every page. It is
+# only read when a reader starts thebe from a launch button, and the book has none
+# (launch_buttons.thebe: false), so it is never fetched.
+THEBE_CONSTANT = re.compile(r'const THEBE_JS_URL = "https://unpkg\.com/thebe@[\w.]+/lib/index\.js"')
+
+
+def soup(page: Path):
+    return bs4.BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser")
+
+
+def local_file(page: Path, reference: str) -> Path:
+    """The file a relative URL in ``page`` points to (query and fragment dropped)."""
+    path = urlsplit(reference).path
+    return (page.parent / path).resolve()
+
+
+def script_sources(document) -> list[str]:
+    return [tag["src"] for tag in document.find_all("script", src=True)]
+
+
+@pytest.mark.parametrize("page", PAGES, ids=PAGE_IDS)
+def test_page_loads_nothing_remote(page):
+    document = soup(page)
+    remote = []
+    for tag_name, attributes in LOADING_ATTRIBUTES.items():
+        for tag in document.find_all(tag_name):
+            for attribute in attributes:
+                value = tag.get(attribute)
+                if value and REMOTE.match(value):
+                    remote.append(f"<{tag_name} {attribute}={value!r}>")
+    for tag in document.find_all(style=True):
+        if CSS_REMOTE.search(tag["style"]):
+            remote.append(f"style attribute {tag['style']!r}")
+    for tag in document.find_all("style"):
+        if CSS_REMOTE.search(tag.get_text()):
+            remote.append("remote url() or @import in a <style> block")
+    for tag in document.find_all("script", src=False):
+        if tag.get("type") in (WIDGET_STATE, WIDGET_VIEW):
+            continue  # data, not code
+        code = THEBE_CONSTANT.sub("", tag.get_text())
+        remote.extend(f"inline script uses {url!r}" for url in URL_IN_SCRIPT.findall(code))
+    assert not remote, f"{page.relative_to(HTML)} reaches the network: {remote}"
+
+
+def test_stylesheets_load_nothing_remote():
+    offenders = [
+        str(css.relative_to(HTML))
+        for css in HTML.rglob("*.css")
+        if CSS_REMOTE.search(css.read_text(encoding="utf-8", errors="replace"))
+    ]
+    assert not offenders, f"stylesheets that load remote fonts or styles: {offenders}"
+
+
+def test_every_local_script_and_stylesheet_exists():
+    missing = set()
+    for page in PAGES:
+        document = soup(page)
+        references = script_sources(document) + [
+            tag["href"] for tag in document.find_all("link", href=True)
+            if {"stylesheet", "preload"}.intersection(tag.get("rel", []))
+        ]
+        for reference in references:
+            if not REMOTE.match(reference) and not local_file(page, reference).exists():
+                missing.add(f"{page.relative_to(HTML)}: {reference}")
+    assert not missing, f"pages load files that are not in the build: {sorted(missing)}"
+
+
+# --------------------------------------------------------------------------------------------
+# Widgets
+# --------------------------------------------------------------------------------------------
+
+
+def toc_notebooks() -> list[Path]:
+    spec = yaml.safe_load((REPO_ROOT / "_toc.yml").read_text(encoding="utf-8"))
+    entries: list[str] = []
+
+    def walk(node):
+        if isinstance(node, dict):
+            entries.extend(node[k] for k in ("root", "file") if isinstance(node.get(k), str))
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for item in node:
+                walk(item)
+
+    walk(spec)
+    paths = [REPO_ROOT / (e if e.endswith(".ipynb") else e + ".ipynb") for e in entries]
+    return [p for p in paths if p.exists()]
+
+
+def notebook_state(path: Path) -> dict:
+    nb = nbformat.read(path, as_version=4)
+    return nb.metadata.get("widgets", {}).get(WIDGET_STATE, {}).get("state", {})
+
+
+WIDGET_NOTEBOOKS = [p for p in toc_notebooks() if notebook_state(p)]
+
+
+def test_some_chapter_has_widgets():
+    assert WIDGET_NOTEBOOKS, (
+        "no notebook in _toc.yml stores widget state; Chapter 1 is expected to have widgets "
+        "(run `make notebooks`)"
+    )
+
+
+def page_of(notebook: Path) -> Path:
+    return HTML / notebook.relative_to(REPO_ROOT).with_suffix(".html")
+
+
+@pytest.mark.parametrize(
+    "notebook", WIDGET_NOTEBOOKS, ids=[str(p.relative_to(REPO_ROOT)) for p in WIDGET_NOTEBOOKS]
+)
+def test_widget_page_embeds_state_and_loads_local_widget_manager(notebook):
+    page = page_of(notebook)
+    assert page.exists(), f"{page} was not built"
+    document = soup(page)
+
+    states = document.find_all("script", type=WIDGET_STATE)
+    assert len(states) == 1, f"expected one widget-state script in {page.name}, got {len(states)}"
+    embedded = json.loads(states[0].get_text())["state"]
+    assert embedded, "the embedded widget state is empty"
+    assert set(embedded) == set(notebook_state(notebook)), (
+        f"{page.name} embeds widget state from another execution of {notebook.name}: "
+        "rebuild the book (`make book`)"
+    )
+    views = [json.loads(tag.get_text())["model_id"] for tag in document.find_all("script", type=WIDGET_VIEW)]
+    assert views and set(views) <= set(embedded), "widget views without embedded state"
+
+    sources = script_sources(document)
+    order = []
+    for suffix in ("requirejs/require.js", "widgets_require_config.js", "html-manager/embed-amd.js"):
+        matches = [i for i, src in enumerate(sources) if urlsplit(src).path.endswith(suffix)]
+        assert matches, f"{page.name} does not load {suffix}"
+        file = local_file(page, sources[matches[0]])
+        assert file.is_file(), f"{sources[matches[0]]} is loaded by {page.name} but absent"
+        folder = VENDOR if suffix.endswith(("require.js", "embed-amd.js")) else HTML / "_static"
+        assert folder.resolve() in file.parents, f"{file} is not under {folder}"
+        order.append(matches[0])
+    assert order == sorted(order), "require.js, its config and embed-amd.js load out of order"
+    assert not any("data-jupyter-widgets-cdn" in tag.attrs for tag in document.find_all("script")), (
+        "a widget script names a CDN for missing widget modules"
+    )
+
+
+def test_widget_bundle_fonts_are_vendored():
+    bundle = VENDOR / "html-manager" / "embed-amd.js"
+    assert bundle.is_file(), "run `make vendor` (book/_tools/vendor_js.py)"
+    fonts = set(re.findall(r"[0-9a-f]{20}\.(?:woff2?|ttf|eot|svg)", bundle.read_text(errors="replace")))
+    assert fonts, "embed-amd.js references no font files: has the bundle changed?"
+    missing = sorted(f for f in fonts if not (bundle.parent / f).is_file())
+    assert not missing, f"fonts referenced by embed-amd.js but not vendored: {missing}"
+
+
+# --------------------------------------------------------------------------------------------
+# Math
+# --------------------------------------------------------------------------------------------
+
+
+def test_mathjax_is_local_on_every_page_with_math():
+    pages_with_math = [p for p in PAGES if soup(p).find(class_="math")]
+    assert pages_with_math, "no page contains math"
+    for page in pages_with_math:
+        mathjax = [s for s in script_sources(soup(page)) if "mathjax" in s.lower()]
+        assert len(mathjax) == 1, f"{page.name} loads MathJax {len(mathjax)} times: {mathjax}"
+        file = local_file(page, mathjax[0])
+        assert file.is_file() and VENDOR.resolve() in file.parents, (
+            f"{page.name} loads MathJax from {mathjax[0]!r}, not from _static/vendor/"
+        )
+    fonts = VENDOR / "mathjax" / "es5" / "output" / "chtml" / "fonts" / "woff-v2"
+    assert any(fonts.glob("*.woff")), f"MathJax fonts missing in {fonts}"
