@@ -63,11 +63,14 @@ def squared_euclidean_distances(X, Y=None):
     X = check_array(X, "X")
     x_sq = np.einsum("ij,ij->i", X, X)
     if Y is None:
+        # numpy evaluates X @ X.T with BLAS syrk and mirrors one triangle, and the outer sum
+        # x_i^2 + x_j^2 is symmetric because addition commutes: D is exactly symmetric. The
+        # (cheap, read-only) check keeps that a guarantee rather than an assumption.
         D = X @ X.T
         D *= -2.0
-        D += x_sq[:, None]
-        D += x_sq[None, :]
-        D = _symmetrize(D)
+        D += np.add.outer(x_sq, x_sq)
+        if max_asymmetry(D) != 0.0:
+            D = _symmetrize(D)
         np.fill_diagonal(D, 0.0)
     else:
         Y = check_array(Y, "Y")

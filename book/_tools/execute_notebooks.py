@@ -27,7 +27,9 @@ The notebook pipeline
 4. The stored outputs are committed. ``make book`` renders them (``execute_notebooks: off`` in
    ``_config.yml``); ``make test`` re-executes every notebook with nbval and compares the fresh
    outputs with the stored ones (``book/_tools/nbval_sanitize.cfg`` masks what may differ), so
-   the book is proven to show current, reproducible outputs. ``tests/test_notebooks.py``
+   the book is proven to show current, reproducible outputs. (nbval's kernels inherit pytest's
+   environment, so the Makefile should export the same PYTHONHASHSEED, MPLBACKEND and
+   MATPLOTLIBRC for them.) ``tests/test_notebooks.py``
    checks that every notebook in the table of contents has been executed this way.
 
 Usage::
