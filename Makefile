@@ -6,6 +6,9 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 # -W: warnings are errors; -n: nitpicky (every cross-reference must resolve); --keep-going: list all.
 JB_FLAGS := --builder html -W -n --keep-going
+# nbval re-executes the notebooks in the environment `make notebooks` stored them from: a fixed
+# hash seed, so that printing a set or dict of strings cannot differ from run to run.
+NBVAL_ENV := PYTHONHASHSEED=0
 
 .PHONY: all install book notebooks test unit nbval bench bench-quick vendor lab clean
 
@@ -38,7 +41,7 @@ unit: $(STAMP)
 	$(PY) -m pytest tests
 
 nbval: $(STAMP)
-	$(PY) -m pytest --nbval book --nbval-sanitize-with book/_tools/nbval_sanitize.cfg -p no:cacheprovider
+	$(NBVAL_ENV) $(PY) -m pytest --nbval book --nbval-sanitize-with book/_tools/nbval_sanitize.cfg -p no:cacheprovider
 
 bench: $(STAMP)
 	$(PY) benchmarks/run_all.py
@@ -50,7 +53,7 @@ bench-quick: $(STAMP)
 # asserted), then one pytest run over the unit/property/integration tests, the grader self-check,
 # the packaging test and nbval over every notebook.
 test: $(STAMP) book bench-quick
-	$(PY) -m pytest tests book --nbval --nbval-sanitize-with book/_tools/nbval_sanitize.cfg
+	$(NBVAL_ENV) $(PY) -m pytest tests book --nbval --nbval-sanitize-with book/_tools/nbval_sanitize.cfg
 
 lab: $(STAMP)
 	$(PY) -m pip install -q "jupyterlab>=4,<5"
