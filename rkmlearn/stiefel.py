@@ -37,6 +37,7 @@ __all__ = [
     "cayley_adam",
     "rotate_to_eigenbasis",
     "trace_objective",
+    "factored_trace_objective",
 ]
 
 _EPS = np.finfo(np.float64).eps
@@ -248,6 +249,7 @@ def projected_gradient(
     shrink=0.5,
     max_backtracks=60,
     progress=False,
+    callback=None,
 ):
     """Minimise ``fun`` over St(n, p) by Riemannian gradient descent with a line search.
 
@@ -292,6 +294,10 @@ def projected_gradient(
         Trials per iteration before the line search is declared failed.
     progress : bool, default=False
         Show a tqdm progress bar.
+    callback : callable ``callback(k, X)`` or None, default=None
+        Called with the iteration number ``k`` (0 for the start point) and the iterate ``X``
+        after each accepted iterate, e.g. to keep snapshots for a plot over iterations. Its
+        return value is ignored; it must not modify ``X``.
 
     Returns
     -------
@@ -321,6 +327,8 @@ def projected_gradient(
     gnorm = float(np.linalg.norm(R))
     history = _new_history()
     _record(history, f, X, gnorm)
+    if callback is not None:
+        callback(0, X)
     t = 1.0 / max(gnorm, _EPS)
     converged, message, n_iter = False, f"reached max_iter={max_iter}", 0
     bar = _progress_bar(progress, max_iter, "projected gradient")
@@ -358,6 +366,8 @@ def projected_gradient(
             gnorm = float(np.linalg.norm(R))
             n_iter += 1
             _record(history, f, X, gnorm)
+            if callback is not None:
+                callback(n_iter, X)
             if bar is not None:
                 bar.update(1)
                 bar.set_postfix(f=f, grad_norm=gnorm, refresh=False)
@@ -379,6 +389,7 @@ def cayley_adam(
     epsilon=1e-8,
     q=0.5,
     progress=False,
+    callback=None,
 ):
     """Minimise ``fun`` over St(n, p) with Cayley-Adam (Li, Li & Todorovic, ICLR 2020).
 
@@ -433,6 +444,10 @@ def cayley_adam(
         kept here so the step sizes match the paper).
     progress : bool, default=False
         Show a tqdm progress bar.
+    callback : callable ``callback(k, X)`` or None, default=None
+        Called with the iteration number ``k`` (0 for the start point) and the iterate ``X``
+        after each accepted iterate, e.g. to keep snapshots for a plot over iterations. Its
+        return value is ignored; it must not modify ``X``.
 
     Returns
     -------
@@ -457,6 +472,8 @@ def cayley_adam(
     gnorm = float(np.linalg.norm(riemannian_gradient(X, G)))
     history = _new_history()
     _record(history, f, X, gnorm)
+    if callback is not None:
+        callback(0, X)
     M = np.zeros_like(X)
     v = 0.0
     converged, message, n_iter = False, f"reached max_iter={max_iter}", 0
@@ -484,6 +501,8 @@ def cayley_adam(
             gnorm = float(np.linalg.norm(riemannian_gradient(X, G)))
             n_iter += 1
             _record(history, f, X, gnorm)
+            if callback is not None:
+                callback(n_iter, X)
             if bar is not None:
                 bar.update(1)
                 bar.set_postfix(f=f, grad_norm=gnorm, refresh=False)
@@ -541,6 +560,46 @@ def trace_objective(K):
 
     def grad(H):
         return -_KH(H)[1]
+
+    return fun, grad
+
+
+def factored_trace_objective(Phi):
+    """:func:`trace_objective` for ``K = Phi^T Phi`` given by its factor, never forming ``K``.
+
+    The primal Stiefel problem of multi-view kernel PCA maximises ``tr(U^T C U)`` with
+    ``C = Phi_c^T Phi_c`` of size ``d_f x d_f`` (Chapter 4, *Stiefel training and rotation*,
+    :eq:`eq-stiefel-trace`). When ``d_f`` exceeds the number of samples ``n`` (5001 random Fourier
+    features for 1000 samples in the paper's SantaFe experiment), forming ``C`` costs
+    ``O(n d_f^2)`` time and ``d_f^2`` memory, and each product ``C U`` costs ``O(d_f^2 s)``;
+    ``Phi^T (Phi U)`` costs ``O(n d_f s)`` instead. ``f(U) = -1/2 ||Phi U||_F^2`` and its gradient
+    ``-Phi^T (Phi U)`` share a one-entry cache of ``Phi U``.
+
+    Parameters
+    ----------
+    Phi : array-like of shape (n, d)
+
+    Returns
+    -------
+    fun : callable ``fun(U) -> float``
+    grad : callable ``grad(U) -> ndarray (d, s)``
+    """
+    Phi = _as_matrix(Phi, "Phi", tall=False)
+    cache = {"U": None, "PU": None}
+
+    def _PU(U):
+        U = np.asarray(U, dtype=np.float64)
+        last = cache["U"]
+        if last is None or last.shape != U.shape or not np.array_equal(last, U):
+            cache["U"], cache["PU"] = U.copy(), Phi @ U
+        return cache["PU"]
+
+    def fun(U):
+        PU = _PU(U)
+        return -0.5 * float(np.sum(PU * PU))
+
+    def grad(U):
+        return -(Phi.T @ _PU(U))
 
     return fun, grad
 

@@ -2,6 +2,8 @@
 
 import numpy as np
 import pytest
+
+from rkmlearn import stiefel
 from scipy.linalg import polar, subspace_angles
 
 from rkmlearn.stiefel import (
@@ -307,3 +309,28 @@ def test_option_validation(problem):
         trace_objective(np.ones((3, 4)))
     with pytest.raises(ValueError, match="K must be"):
         rotate_to_eigenbasis(H0, np.eye(5))
+
+
+# -- factored objective and callbacks (Part I, Chapter 4) -------------------------------------------
+def test_factored_trace_objective_equals_trace_objective_on_the_gram_matrix():
+    rng = np.random.default_rng(5)
+    Phi = rng.normal(size=(7, 30))  # wide: C = Phi^T Phi is 30 x 30 of rank 7
+    f_full, g_full = stiefel.trace_objective(Phi.T @ Phi)
+    f_fact, g_fact = stiefel.factored_trace_objective(Phi)
+    U = stiefel.project_stiefel(rng.normal(size=(30, 3)))
+    assert f_fact(U) == pytest.approx(f_full(U), rel=1e-13)
+    np.testing.assert_allclose(g_fact(U), g_full(U), rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("optimizer", [stiefel.projected_gradient, stiefel.cayley_adam])
+def test_callback_sees_every_iterate(optimizer):
+    rng = np.random.default_rng(6)
+    A = rng.normal(size=(12, 12))
+    fun, grad = stiefel.trace_objective(A @ A.T)
+    seen = []
+    result = optimizer(fun, grad, rng.normal(size=(12, 2)), max_iter=25, tol=0.0,
+                       callback=lambda k, X: seen.append((k, X.copy())))
+    assert [k for k, _ in seen] == list(range(result.n_iter + 1))
+    np.testing.assert_array_equal(seen[-1][1], result.X)
+    recomputed = [fun(X) for _, X in seen]
+    np.testing.assert_allclose(recomputed, result.history["objective"], rtol=1e-12)

@@ -1,0 +1,182 @@
+r"""Pre-images: from a point of feature space, given by its kernel values, back to input space.
+
+A kernel model produces its outputs (reconstructions, generated samples) in feature space, where
+they are known only through their kernel values with the training points. The *kernel smoother*
+:eq:`eq-kernel-smoother` (Schreurs & Suykens, 2018; the probabilistic PCA paper's eq. 19) maps
+such a point to the weighted average of the training inputs,
+
+``x_hat = sum_i w_i x_i``, ``w_i = k(x_i, phi) / sum_j k(x_j, phi)``,
+
+so training points similar to ``phi`` (large kernel value) weigh most.
+
+**Undoing the centring.** Models in this library work with *centred* kernel values
+``k_c,i = (phi_i - mu)^T (phi - mu)``, with ``mu = (1/N) sum_j phi_j`` the training feature mean,
+while the smoother needs the uncentred ``k(x_i, phi) = phi_i^T phi``. Writing
+``phi_c = phi - mu``, ``r_i = phi_i^T mu = (1/N) sum_j k(x_i, x_j)`` (the training Gram
+matrix's row means) and ``g = mu^T mu`` (its grand mean),
+
+``phi_i^T phi = (phi_i - mu)^T phi_c + phi_i^T mu + mu^T phi_c = k_c,i + r_i + mu^T phi_c``.
+
+The last term is *not* determined by ``k_c``: adding to ``phi_c`` a multiple of ``mu`` changes
+it, and ``k_c`` only if ``mu`` is not orthogonal to the centred data. The caller who built
+``phi_c`` knows it. For ``phi_c = Phi_c^T alpha`` (a combination of the centred training
+features, as for every reconstruction ``Phi_c^T A h`` and every kernel sample),
+
+``mu^T phi_c = sum_i alpha_i (phi_i - mu)^T mu = sum_i alpha_i (r_i - g) = (r - g)^T alpha``.
+
+Without it (``mean_term=None``) the term is taken as 0, i.e. ``phi_c`` orthogonal to ``mu``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._validation import check_array, check_scalar_range
+
+__all__ = ["kernel_smoother", "SUM_RTOL"]
+
+#: Stabilisation threshold of :func:`kernel_smoother`: a row whose weight sum is
+#: ``<= SUM_RTOL * max_i |k(x_i, phi)|`` is not normalised (its weights would be amplified by
+#: more than ``1 / SUM_RTOL``, about 6.7e7) but falls back to the nearest training point.
+SUM_RTOL = float(np.sqrt(np.finfo(np.float64).eps))
+
+
+def _check_centerer(centerer, n_train):
+    row_means = getattr(centerer, "row_means_", None)
+    grand_mean = getattr(centerer, "grand_mean_", None)
+    if row_means is None or grand_mean is None:
+        raise ValueError(
+            "centerer must be a fitted rkmlearn.kernels.GramCenterer (with row_means_ and "
+            f"grand_mean_); got {centerer!r}. Call GramCenterer().fit(K_train) on the uncentred "
+            "training Gram matrix, or pass the model's centerer_."
+        )
+    row_means = np.asarray(row_means, dtype=np.float64)
+    if row_means.shape != (n_train,):
+        raise ValueError(
+            f"centerer was fitted on {row_means.shape[0]} training samples but X_train has "
+            f"{n_train}; pass the centerer fitted on the Gram matrix of X_train."
+        )
+    return row_means
+
+
+def _check_mean_term(mean_term, n_queries):
+    if mean_term is None:
+        return np.zeros(n_queries)
+    if np.ndim(mean_term) == 0:
+        value = check_scalar_range(mean_term, "mean_term")
+        return np.full(n_queries, value)
+    mean_term = check_array(mean_term, "mean_term", ensure_2d=False)
+    if mean_term.shape != (n_queries,):
+        raise ValueError(
+            f"mean_term must have shape ({n_queries},), one value mu^T phi_c per row of "
+            f"k_centred; got shape {mean_term.shape}."
+        )
+    return mean_term
+
+
+def kernel_smoother(k_centred, X_train, centerer, *, mean_term=None, top_k=None, clamp=True,
+                    return_weights=False):
+    r"""Kernel-smoother pre-image of feature-space points given by centred kernel values.
+
+    Implements :eq:`eq-kernel-smoother` (Part II, *Probabilistic PCA in primal and dual*; the
+    paper's eq. 19): ``x_hat = sum_i w_i x_i`` with weights proportional to the *uncentred*
+    kernel values ``k(x_i, phi) = k_c,i + r_i + mu^T phi_c`` (derived in the module docstring).
+
+    Steps, row by row:
+
+    1. undo the centring: ``k = k_centred + row_means_ + mean_term``;
+    2. ``top_k``: keep the ``top_k`` largest ``k`` (the most similar training points), set the
+       other weights to 0;
+    3. ``clamp``: set negative weights to 0. A valid kernel value of an RBF/Laplacian kernel
+       is positive, but a reconstructed or sampled ``phi`` is not the image of any input and
+       its kernel values can be negative; a negative weight would push ``x_hat`` away from
+       that training point and outside the convex hull of the data;
+    4. normalise by the sum. **Stabilisation** (the paper warns that this normaliser is
+       unstable for centred models): if the sum is ``<= SUM_RTOL * max_i |k_i|``
+       (``SUM_RTOL = sqrt(eps)``, about 1.5e-8; this includes a row of zeros, or, with
+       ``clamp``, a row with no positive value), normalising would blow the weights up by
+       more than ``1 / SUM_RTOL`` or divide by zero. Such a row instead gets weight 1 on the
+       training point of largest ``k`` (ties: the first), i.e. the pre-image is the nearest
+       training point for kernels with a constant diagonal (RBF, Laplacian), where the
+       largest kernel value is the smallest feature-space distance. No NaN or inf is ever
+       produced; ``return_weights=True`` shows which rows fell back (a single weight 1).
+
+    Parameters
+    ----------
+    k_centred : array-like of shape (m, n)
+        Centred kernel values ``k_c,i = (phi_i - mu)^T (phi - mu)`` between ``m`` query points
+        ``phi`` (rows) and the ``n`` training points (columns), e.g. a model's reconstruction
+        ``K_c A h`` or a kernel sample.
+    X_train : array-like of shape (n, d)
+        Training inputs ``x_i`` (rows in the order of the columns of ``k_centred``).
+    centerer : GramCenterer
+        Fitted on the uncentred training Gram matrix: ``row_means_`` ``r`` and
+        ``grand_mean_`` ``g``.
+    mean_term : float or array-like of shape (m,), optional
+        ``mu^T phi_c`` for each query. For ``phi_c = Phi_c^T alpha`` it is
+        ``(row_means_ - grand_mean_) @ alpha``. Default 0 (``phi_c`` orthogonal to the mean).
+    top_k : int, optional
+        Keep only the ``top_k`` largest kernel values, ``1 <= top_k <= n``. ``top_k=1``
+        returns the most similar training point.
+    clamp : bool, default=True
+        Set negative weights to 0 before normalising.
+    return_weights : bool, default=False
+        Also return the weights.
+
+    Returns
+    -------
+    X_hat : ndarray of shape (m, d)
+        Pre-images.
+    weights : ndarray of shape (m, n)
+        Only when ``return_weights``: each row sums to 1 (non-negative with ``clamp``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from rkmlearn.kernels import RBF, GramCenterer
+    >>> X = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]])
+    >>> centerer = GramCenterer()
+    >>> K_c = centerer.fit_transform(RBF(0.3)(X))
+    >>> # training point 1 is phi_c = Phi_c^T e_1, so mu^T phi_c = r_1 - g
+    >>> mean_term = centerer.row_means_[1] - centerer.grand_mean_
+    >>> kernel_smoother(K_c[[1]], X, centerer, mean_term=[mean_term], top_k=1)
+    array([[1., 0.]])
+    """
+    k_centred = check_array(k_centred, "k_centred")
+    X_train = check_array(X_train, "X_train")
+    m, n = k_centred.shape
+    if X_train.shape[0] != n:
+        raise ValueError(
+            f"k_centred has {n} columns but X_train has {X_train.shape[0]} rows; k_centred must "
+            "hold one column per training point, in the order of the rows of X_train."
+        )
+    row_means = _check_centerer(centerer, n)
+    mean_term = _check_mean_term(mean_term, m)
+    if top_k is not None:
+        top_k = check_scalar_range(top_k, "top_k", low=1, high=n, low_inclusive=True, integer=True)
+    if not isinstance(clamp, (bool, np.bool_)):
+        raise ValueError(f"clamp must be True or False; got {clamp!r}.")
+
+    k = k_centred + row_means[None, :]
+    k += mean_term[:, None]
+    weights = k.copy()
+    if top_k is not None and top_k < n:
+        # argpartition puts the top_k largest values (of -k: smallest) in the first top_k slots
+        keep = np.argpartition(-k, top_k - 1, axis=1)[:, :top_k]
+        mask = np.zeros(k.shape, dtype=bool)
+        mask[np.arange(m)[:, None], keep] = True
+        weights[~mask] = 0.0
+    if clamp:
+        np.maximum(weights, 0.0, out=weights)
+
+    total = weights.sum(axis=1)
+    scale = np.abs(k).max(axis=1)
+    unstable = total <= SUM_RTOL * scale
+    stable = ~unstable
+    weights[stable] /= total[stable, None]
+    if np.any(unstable):
+        rows = np.flatnonzero(unstable)
+        weights[rows] = 0.0
+        weights[rows, np.argmax(k[rows], axis=1)] = 1.0
+    X_hat = weights @ X_train
+    return (X_hat, weights) if return_weights else X_hat
