@@ -78,7 +78,7 @@ def kernel_smoother(k_centred, X_train, centerer, *, mean_term=None, top_k=None,
                     return_weights=False):
     r"""Kernel-smoother pre-image of feature-space points given by centred kernel values.
 
-    Implements :eq:`eq-kernel-smoother` (Part II, *Probabilistic PCA in primal and dual*; the
+    Implements :eq:`eq-kernel-smoother` (Part II, Chapter 7, *Kernel sampling and pre-images*; the
     paper's eq. 19): ``x_hat = sum_i w_i x_i`` with weights proportional to the *uncentred*
     kernel values ``k(x_i, phi) = k_c,i + r_i + mu^T phi_c`` (derived in the module docstring).
 

@@ -13,5 +13,15 @@ and statically in the HTML book (from the widget state stored in the executed no
 """
 from .duality import FenchelYoungExplorer, fenchel_young_sides
 from .kernels import RFFConvergenceExplorer
+from .ppca import PPCAExplorer
+from .rescaling import RescalingExplorer
+from .stiefel_training import StiefelTrainingExplorer
 
-__all__ = ["RFFConvergenceExplorer", "FenchelYoungExplorer", "fenchel_young_sides"]
+__all__ = [
+    "RFFConvergenceExplorer",
+    "FenchelYoungExplorer",
+    "fenchel_young_sides",
+    "RescalingExplorer",
+    "StiefelTrainingExplorer",
+    "PPCAExplorer",
+]

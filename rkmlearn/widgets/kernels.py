@@ -16,9 +16,39 @@ from ._base import BaseExplorer
 __all__ = ["RFFConvergenceExplorer"]
 
 
+#: Memory allowed for the stored prefix Gram matrices of one explorer.
+_PREFIX_GRAM_BYTES = 32 * 2**20
+#: Fewest features between two stored prefix Gram matrices (more would save little time).
+_MIN_CHECKPOINT_STEP = 64
+
+
 def _relative_frobenius_error(approx: np.ndarray, exact: np.ndarray) -> float:
     """``||approx - exact||_F / ||exact||_F``."""
     return float(np.linalg.norm(approx - exact) / np.linalg.norm(exact))
+
+
+def _prefix_grams(features: np.ndarray) -> tuple[int, np.ndarray]:
+    """Gram matrices of the first ``0, s, 2s, ...`` columns of ``features``, and the step ``s``.
+
+    ``Z[:, :D] Z[:, :D]^T`` then costs one product with at most ``s - 1`` columns added to a
+    stored matrix, instead of a product with ``D`` columns: for 300 points and ``D = 4096``
+    the update's recomputation drops from tens of milliseconds to about one. The step is the
+    smallest (at least :data:`_MIN_CHECKPOINT_STEP`) whose matrices fit in
+    :data:`_PREFIX_GRAM_BYTES`; with too many points for even one, ``s`` exceeds the number of
+    columns and every product is computed directly.
+    """
+    n_samples, n_columns = features.shape
+    gram_bytes = 8 * n_samples**2
+    n_stored = max(1, _PREFIX_GRAM_BYTES // gram_bytes)
+    # Checkpoints 0, s, ..., floor(n_columns / s) * s: at most n_stored of them.
+    step = max(_MIN_CHECKPOINT_STEP, n_columns // n_stored + 1)
+    starts = np.arange(0, n_columns + 1, step)
+    grams = np.empty((len(starts), n_samples, n_samples))
+    grams[0] = 0.0
+    for k in range(1, len(starts)):  # one product per checkpoint, each of step columns
+        block = features[:, starts[k - 1]:starts[k]]
+        np.add(grams[k - 1], block @ block.T, out=grams[k])
+    return int(step), grams
 
 
 class RFFConvergenceExplorer(BaseExplorer):
@@ -37,7 +67,10 @@ class RFFConvergenceExplorer(BaseExplorer):
 
     ``Z_D = sqrt(max_features / D) * Z[:, :D]``,
 
-    so moving the slider costs one ``n x D`` times ``D x n`` product and no new random numbers.
+    so moving the slider costs no new random numbers. The products are not recomputed from
+    scratch either: the constructor stores ``Z[:, :D] Z[:, :D]^T`` for ``D`` on a grid (a few
+    dozen matrices, at most 32 MiB), and an update adds the product of the few columns between
+    the grid point below ``D`` and ``D``.
     Successive values of ``D`` therefore show *nested* approximations from the same draw, as
     a student adding features one at a time would see.
 
@@ -110,6 +143,7 @@ class RFFConvergenceExplorer(BaseExplorer):
         )
         self.features_ = rff.fit_transform(X)
         self.exact_gram_ = RBF(sigma=self.sigma)(X)
+        self._checkpoint_step, self._prefix_grams = _prefix_grams(self.features_)
 
         grid = np.unique(np.geomspace(1, self.max_features, num=14).round().astype(int))
         self.grid_features_ = grid
@@ -147,9 +181,12 @@ class RFFConvergenceExplorer(BaseExplorer):
         n_features = check_scalar_range(
             n_features, "n_features", low=1, high=self.max_features, low_inclusive=True,
             integer=True)
-        block = self.features_[:, :n_features]
+        checkpoint = n_features // self._checkpoint_step
+        block = self.features_[:, checkpoint * self._checkpoint_step:n_features]
+        gram = self._prefix_grams[checkpoint] + block @ block.T
         # Columns carry sqrt(2/max_features); rescale the product to sqrt(2/D)^2 = 2/D.
-        return (self.max_features / n_features) * (block @ block.T)
+        gram *= self.max_features / n_features
+        return gram
 
     def _build_figure(self) -> None:
         self.figure = self._new_figure((11.0, 3.5))
@@ -176,8 +213,14 @@ class RFFConvergenceExplorer(BaseExplorer):
                                              label="current D")
         ax_error.set_xlabel("number of random features D")
         ax_error.set_ylabel(r"$\|Z_D Z_D^\top - K\|_F / \|K\|_F$")
-        ax_error.legend(loc="lower left", fontsize=8)
+        legend = ax_error.legend(loc="lower left", fontsize=8)
         self.ax_error = ax_error
+        # A fast update redraws every artist drawn after the first dynamic one of its Axes. With
+        # the marker and the title above the legend, the legend (its text is costly to draw)
+        # stays in the cached background; the marker is drawn on top of it, as it should be.
+        for artist in (self.error_marker, ax_error.title):
+            artist.set_zorder(legend.get_zorder() + 1)
+        self._mark_dynamic(self.approx_image, ax_approx.title, self.error_marker, ax_error.title)
 
     def _redraw(self) -> None:
         d = int(self.n_features_slider.value)
