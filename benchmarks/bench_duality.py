@@ -6,7 +6,7 @@ primal problem ``max tr(U^T C U)`` over St(d_f, s) with ``C = Phi_c^T Phi_c`` gi
 (:func:`rkmlearn.stiefel.factored_trace_objective`, ``O(n d_f s)`` per gradient, ``C`` never
 formed) and on the dual problem ``max tr(H^T K H)`` over St(n, s) with ``K = Phi_c Phi_c^T``
 (:func:`rkmlearn.stiefel.trace_objective`, ``O(n^2 s)``). Full size: the SantaFe setting,
-``n = 930`` windows (1000 values, lag 70), ``d_f = 5001`` (5000 random Fourier features + the
+``n = 929`` windows (1000 values, lag 70: windows of 71 values), ``d_f = 5001`` (5000 random Fourier features + the
 target), ``s = 144``, measured with the default BLAS threads and with one thread. The time per iteration is ``(t(k iterations) - t(0 iterations)) / k``, so
 the starting-point projection is not counted. Reported: both times and the ratio primal/dual.
 
@@ -121,7 +121,7 @@ def main(quick=False):
         st_row = stiefel_rows(n=200, d_f=1001, s=20, iterations=5, repeats=1)
         eig_rows = [eig_fit_times(400, s, repeats=1) for s in (10, 50)]
     else:
-        st_row = stiefel_rows(n=930, d_f=5001, s=144, iterations=10, repeats=2)
+        st_row = stiefel_rows(n=929, d_f=5001, s=144, iterations=10, repeats=2)
         eig_rows = [eig_fit_times(2000, s, repeats=3) for s in (10, 100)]
     print("(a) one Cayley-Adam iteration (gradient + Cayley step): primal St(d_f, s) vs dual St(n, s)")
     print(format_stiefel(st_row))

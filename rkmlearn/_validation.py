@@ -332,3 +332,41 @@ def check_n_features(X, n_features_in, name="X", *, estimator_name=None):
         f"input (it was fitted with {n_features_in} features). Pass {name} with the same "
         f"{n_features_in} columns, in the same order, as the data used in fit."
     )
+
+
+def check_kernel_or_feature_map(kernel, kernel_params, feature_map, setting):
+    """Validate the kernel / explicit-feature-map options shared by the single-view estimators.
+
+    A model works either with a kernel (``kernel`` + ``kernel_params``, dual setting only) or with an
+    explicit ``feature_map`` (then its kernel is the linear kernel of the features, and ``kernel``
+    and ``kernel_params`` must stay at their defaults: ``"rbf"`` or None, and None). The primal
+    setting needs the feature map.
+
+    Parameters
+    ----------
+    kernel : str, Kernel, callable or None
+    kernel_params : dict or None
+    feature_map : transformer or None
+    setting : {"dual", "primal"}
+    """
+    if kernel_params is not None and not isinstance(kernel_params, dict):
+        raise ValueError(f"kernel_params must be a dict such as {{'sigma': 2.0}} or None, got {kernel_params!r}.")
+    if feature_map is not None:
+        if not (hasattr(feature_map, "fit_transform") and hasattr(feature_map, "transform")):
+            raise ValueError(
+                f"feature_map must be a transformer with fit_transform and transform (e.g. "
+                f"rkmlearn.features.RandomFourierFeatures()), got {feature_map!r}."
+            )
+        default_kernel = kernel is None or (isinstance(kernel, str) and kernel == "rbf")
+        if kernel_params is not None or not default_kernel:
+            raise ValueError(
+                "kernel and kernel_params are not used when feature_map is given (the kernel is "
+                "then the linear kernel of the features); leave them at their defaults, or set "
+                "feature_map=None to use the kernel."
+            )
+    elif setting == "primal":
+        raise ValueError(
+            "feature_map is required for setting='primal': the primal problem needs explicit "
+            "features. Pass e.g. feature_map=rkmlearn.features.RandomFourierFeatures(...) or "
+            "IdentityFeatures(), or use setting='dual'."
+        )

@@ -226,7 +226,7 @@ class MultiViewKPCA(TransformerMixin, BaseEstimator):
         Stiefel optimiser: :func:`rkmlearn.stiefel.cayley_adam` (the paper's) or
         :func:`rkmlearn.stiefel.projected_gradient` (reaches high accuracy faster).
     learning_rate : float, default=0.3
-        Cayley-Adam's step bound. On the sum-of-sines problem of Chapter 4 (``n = 360``, ``s = 4``)
+        Cayley-Adam's step bound. On the sum-of-sines problem of Chapter 4 (``n = 359``, ``s = 4``)
         Cayley-Adam meets ``tol`` after about 2650 iterations at 0.3 and 8300 at 0.1 (measured).
     max_iter : int, default=10000
         Iteration budget of the Stiefel optimiser.
@@ -701,10 +701,12 @@ class NARForecaster(BaseEstimator):
     """Nonlinear autoregressive forecasting with a two-view model, :eq:`eq-mv-nar` (Chapter 5).
 
     The series is standardised with the mean and standard deviation of the *training* series,
-    then cut into windows: view 0 holds the ``lag`` most recent values
-    ``(x_{l-lag+1}, ..., x_l)`` -- exactly ``lag`` inputs -- and view 1 the next value ``x_{l+1}``.
-    A series of length ``T`` gives ``T - lag`` training pairs. (The paper writes the input as
-    ``x_{l:l-p}``, which would be ``p + 1`` values; its public code uses ``p``, as here.)
+    then cut into windows. With lag ``p`` the model is ``x_{l+1} = f(x_l, x_{l-1}, ..., x_{l-p})``,
+    as in the paper: view 0 holds the window ``(x_{l-p}, ..., x_l)`` -- exactly ``p + 1`` inputs,
+    oldest first -- and view 1 the next value ``x_{l+1}``. A series of length ``T`` gives
+    ``T - p - 1`` training pairs (the paper's ``l = p + 1, ..., T - 1``). The paper's public code
+    builds the same ``p + 1``-value windows. So ``lag=40`` on the sum of sines gives 41 inputs and
+    ``d_f = 41 + 1 = 42`` linear features.
 
     Forecasting is recursive: ``model.predict_view([window, None], target=1)`` predicts the next
     value, which is appended to the window for the following step.
@@ -714,7 +716,7 @@ class NARForecaster(BaseEstimator):
     model : MultiViewKPCA
         Unfitted template (cloned); it must work with two views.
     lag : int
-        Window length ``p >= 1``.
+        The lag ``p >= 0``; windows have ``p + 1`` values.
 
     Attributes
     ----------
@@ -722,8 +724,10 @@ class NARForecaster(BaseEstimator):
         The fitted clone.
     mean_, scale_ : float
         Training statistics used for standardisation.
-    last_window_ : ndarray of shape (lag,)
-        The last ``lag`` training values (original units): the default start of ``forecast``.
+    n_inputs_ : int
+        ``lag + 1``, the number of values in a window.
+    last_window_ : ndarray of shape (lag + 1,)
+        The last ``lag + 1`` training values (original units): the default start of ``forecast``.
     """
 
     def __init__(self, model, lag):
@@ -732,12 +736,15 @@ class NARForecaster(BaseEstimator):
 
     @staticmethod
     def windows(z, lag):
-        """Windows ``(T - lag, lag)`` and next values ``(T - lag,)`` of a 1-D array (a strided view)."""
-        X = np.lib.stride_tricks.sliding_window_view(z, lag)[:-1]
-        return np.ascontiguousarray(X), z[lag:].copy()
+        """Windows ``(T - lag - 1, lag + 1)`` and next values ``(T - lag - 1,)`` of a 1-D array.
+
+        Row ``i`` is ``(z_i, ..., z_{i+lag})`` and its target is ``z_{i+lag+1}``.
+        """
+        X = np.lib.stride_tricks.sliding_window_view(z, lag + 1)[:-1]
+        return np.ascontiguousarray(X), z[lag + 1:].copy()
 
     def fit(self, series, y=None):
-        """Fit on a 1-D training series (length > lag).
+        """Fit on a 1-D training series (length ``T >= lag + 2``, at least one pair).
 
         Parameters
         ----------
@@ -752,11 +759,11 @@ class NARForecaster(BaseEstimator):
             raise ValueError(f"model must be a MultiViewKPCA, got {type(self.model).__name__}.")
         series = _check_series(series)
         T = series.shape[0]
-        lag = check_scalar_range(self.lag, "lag", low=1, low_inclusive=True, integer=True)
-        if lag >= T:
+        lag = check_scalar_range(self.lag, "lag", low=0, low_inclusive=True, integer=True)
+        if lag >= T - 1:
             raise ValueError(
-                f"lag={lag} must be smaller than the series length {T} (there would be no training pair); "
-                f"use lag <= {T - 2} or a longer series."
+                f"lag={lag} is too large for the series length {T}: windows of lag + 1 = {lag + 1} values "
+                f"leave no next value to predict. Use lag <= {T - 2} or a longer series."
             )
         self.mean_ = float(series.mean())
         self.scale_ = float(series.std())
@@ -765,15 +772,18 @@ class NARForecaster(BaseEstimator):
         z = (series - self.mean_) / self.scale_
         X, y_next = self.windows(z, lag)
         self.model_ = clone(self.model).fit([X, y_next[:, None]])
-        self.last_window_ = series[-lag:].copy()
+        self.n_inputs_ = lag + 1
+        self.last_window_ = series[-(lag + 1):].copy()
         return self
 
     def predict(self, windows):
-        """One-step predictions for windows of past values (original units), shape (m, lag) -> (m,)."""
+        """One-step predictions for windows of past values (original units), shape (m, lag + 1) -> (m,)."""
         check_is_fitted(self, "model_")
         W = check_array(windows, "windows")
-        if W.shape[1] != self.lag:
-            raise ValueError(f"windows must have lag={self.lag} columns, got {W.shape[1]}.")
+        if W.shape[1] != self.n_inputs_:
+            raise ValueError(
+                f"windows must have lag + 1 = {self.n_inputs_} columns (x_(l-lag), ..., x_l), got {W.shape[1]}."
+            )
         z = self.model_.predict_view([(W - self.mean_) / self.scale_, None], target=1)[:, 0]
         return z * self.scale_ + self.mean_
 
@@ -784,8 +794,8 @@ class NARForecaster(BaseEstimator):
         ----------
         steps : int
             Number of future values.
-        history : array-like of shape (>= lag,), optional
-            Past values to start from (the last ``lag`` are used); default: the end of the
+        history : array-like of shape (>= lag + 1,), optional
+            Past values to start from (the last ``lag + 1`` are used); default: the end of the
             training series.
 
         Returns
@@ -798,9 +808,11 @@ class NARForecaster(BaseEstimator):
             window = self.last_window_.copy()
         else:
             history = _check_series(history, "history")
-            if history.shape[0] < self.lag:
-                raise ValueError(f"history must have at least lag={self.lag} values, got {history.shape[0]}.")
-            window = history[-self.lag:].copy()
+            if history.shape[0] < self.n_inputs_:
+                raise ValueError(
+                    f"history must have at least lag + 1 = {self.n_inputs_} values, got {history.shape[0]}."
+                )
+            window = history[-self.n_inputs_:].copy()
         z = (window - self.mean_) / self.scale_
         out = np.empty(steps)
         for t in range(steps):  # recursion over time steps (each step needs the previous one)

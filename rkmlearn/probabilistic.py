@@ -83,6 +83,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from ._validation import (
     check_array,
+    check_kernel_or_feature_map,
     check_n_components,
     check_n_features,
     check_random_state,
@@ -300,30 +301,7 @@ class ProbabilisticKPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseE
                 )
         else:
             check_scalar_range(self.sigma2, "sigma2", low=0.0)
-        if self.kernel_params is not None and not isinstance(self.kernel_params, dict):
-            raise ValueError(
-                f"kernel_params must be a dict such as {{'sigma': 2.0}} or None, got {self.kernel_params!r}."
-            )
-        fm = self.feature_map
-        if fm is not None:
-            if not (hasattr(fm, "fit_transform") and hasattr(fm, "transform")):
-                raise ValueError(
-                    f"feature_map must be a transformer with fit_transform and transform (e.g. "
-                    f"rkmlearn.features.RandomFourierFeatures()), got {fm!r}."
-                )
-            default_kernel = self.kernel is None or (isinstance(self.kernel, str) and self.kernel == "rbf")
-            if self.kernel_params is not None or not default_kernel:
-                raise ValueError(
-                    "kernel and kernel_params are not used when feature_map is given (the kernel is "
-                    "then the linear kernel of the features); leave them at their defaults, or set "
-                    "feature_map=None to use the kernel."
-                )
-        elif self.setting == "primal":
-            raise ValueError(
-                "feature_map is required for setting='primal': the primal problem needs explicit "
-                "features. Pass e.g. feature_map=rkmlearn.features.RandomFourierFeatures(...) or "
-                "IdentityFeatures(), or use setting='dual'."
-            )
+        check_kernel_or_feature_map(self.kernel, self.kernel_params, self.feature_map, self.setting)
 
     def _explicit_features(self, X):
         Phi = check_array(self.feature_map_.transform(X), "feature_map.transform(X)")

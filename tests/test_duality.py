@@ -272,20 +272,23 @@ def test_property_primal_equals_dual(n, dims, s, seed):
 
 
 # -- forecaster details -------------------------------------------------------------------------
-def test_windows_have_exactly_lag_inputs():
+def test_windows_have_lag_plus_one_inputs():
+    # x_{l+1} = f(x_l, ..., x_{l-p}): p + 1 inputs, T - p - 1 pairs (the paper's l = p+1..T-1)
     z = np.arange(10.0)
     X, y = NARForecaster.windows(z, 3)
-    assert X.shape == (7, 3) and y.shape == (7,)
-    np.testing.assert_array_equal(X[0], [0, 1, 2])
-    assert y[0] == 3 and y[-1] == 9
-    np.testing.assert_array_equal(X[-1], [6, 7, 8])
+    assert X.shape == (6, 4) and y.shape == (6,)
+    np.testing.assert_array_equal(X[0], [0, 1, 2, 3])
+    assert y[0] == 4 and y[-1] == 9
+    np.testing.assert_array_equal(X[-1], [5, 6, 7, 8])
+    f = NARForecaster(MultiViewKPCA(1), 3).fit(np.sin(np.arange(30.0)))
+    assert f.n_inputs_ == 4 and f.model_.n_features_in_ == [4, 1] and f.model_.H_.shape[0] == 30 - 3 - 1
 
 
 def test_forecast_from_history_and_standardisation(sines):
     f = NARForecaster(MultiViewKPCA(4), LAG).fit(sines.train)
     assert f.mean_ == pytest.approx(sines.train.mean()) and f.scale_ == pytest.approx(sines.train.std())
     np.testing.assert_allclose(f.forecast(5, history=sines.train), f.forecast(5), atol=0)
-    one_step = f.predict(sines.train[-LAG:][None, :])
+    one_step = f.predict(sines.train[-(LAG + 1):][None, :])
     assert one_step[0] == pytest.approx(f.forecast(1)[0], abs=1e-14)
 
 
@@ -349,21 +352,23 @@ def test_bad_input_messages():
 
 def test_forecaster_bad_input():
     series = np.sin(np.arange(50) * 0.3)
-    with pytest.raises(ValueError, match="lag=50 must be smaller than the series length 50"):
+    with pytest.raises(ValueError, match="lag=50 is too large for the series length 50"):
         NARForecaster(MultiViewKPCA(2), 50).fit(series)
+    with pytest.raises(ValueError, match="lag=49 is too large"):
+        NARForecaster(MultiViewKPCA(2), 49).fit(series)
     with pytest.raises(ValueError, match="lag"):
-        NARForecaster(MultiViewKPCA(2), 0).fit(series)
+        NARForecaster(MultiViewKPCA(2), -1).fit(series)
     nan_series = series.copy()
     nan_series[10] = np.nan
     with pytest.raises(ValueError, match="series"):
         NARForecaster(MultiViewKPCA(2), 5).fit(nan_series)
     f = NARForecaster(MultiViewKPCA(2), 5).fit(series)
-    with pytest.raises(ValueError, match="history must have at least lag=5 values"):
-        f.forecast(3, history=series[:4])
+    with pytest.raises(ValueError, match="history must have at least lag \\+ 1 = 6 values"):
+        f.forecast(3, history=series[:5])
     with pytest.raises(ValueError, match="steps"):
         f.forecast(0)
-    with pytest.raises(ValueError, match="windows must have lag=5 columns"):
-        f.predict(np.zeros((2, 4)))
+    with pytest.raises(ValueError, match="windows must have lag \\+ 1 = 6 columns"):
+        f.predict(np.zeros((2, 5)))
 
 
 def test_unconverged_stiefel_warns():

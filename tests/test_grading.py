@@ -53,6 +53,17 @@ def test_exercise_layout(exercise):
 
 
 @pytest.mark.parametrize("exercise", EXERCISES, ids=lambda p: p.name)
+def test_exercise_conftest_is_the_shared_template(exercise):
+    """Every exercise ships its own conftest.py, because a student copy of one folder must run on its
+    own; the copies are one template (ch01's, with the folder name swapped) and must not drift."""
+    template = (ROOT / "exercises" / "ch01_kernels" / "conftest.py").read_text()
+    own = (exercise / "conftest.py").read_text()
+    assert own.replace(exercise.name, "ch01_kernels") == template, (
+        f"{exercise.name}/conftest.py differs from exercises/ch01_kernels/conftest.py; copy the template"
+    )
+
+
+@pytest.mark.parametrize("exercise", EXERCISES, ids=lambda p: p.name)
 def test_solution_scores_full_marks(exercise):
     report = grade(exercise, exercise / "solution.py")
     failed = [f"{t.name}: {t.message}" for t in report.tests if not t.passed]

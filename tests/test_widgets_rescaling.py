@@ -61,6 +61,9 @@ def test_structure_and_initial_state(explorer):
     assert _shown_png(explorer).startswith(PNG_SIGNATURE) and _shown_png(explorer) == explorer.png_
     assert repr(explorer.widget) == "RescalingExplorer(n_train=200, n_test=60, lag=20, max_components=4)"
     assert explorer.forecasts_.shape == (2, 4, 60)
+    # lag p means windows of p + 1 values: T - p - 1 training windows, one latent row each
+    assert explorer.latents_[1][1].shape == (explorer.series_train.size - LAG - 1, 2)
+    assert explorer.ax_latent.get_xlim() == (0, explorer.series_train.size - LAG - 2)
 
 
 def test_plotted_data_equal_direct_fits(series):
@@ -119,7 +122,8 @@ def test_fast_update_matches_full_render(series):
 
 
 @pytest.mark.parametrize("kwargs, match", [
-    ({"lag": 0}, "lag"),
+    ({"lag": -1}, "lag"),
+    ({"lag": 199}, "lag"),  # 200 training values: windows of 200 leave no next value
     ({"max_components": 0}, "max_components"),
     ({"components": 5}, "components"),
     ({"rescale": "yes"}, "rescale"),

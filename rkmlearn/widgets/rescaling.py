@@ -32,8 +32,8 @@ class RescalingExplorer(BaseExplorer):
     """Forecasts and latent components with and without the rescaling ``U = U~ Lambda^{1/2}``.
 
     Illustrates :eq:`eq-mv-rescaling` (Chapter 3, *Rescaling*). A two-view NAR model
-    (:class:`~rkmlearn.NARForecaster`, view 0 the ``lag`` past values, view 1 the next value,
-    identity feature maps in both views) is trained with Algorithm 1, ``MultiViewKPCA(setting=
+    (:class:`~rkmlearn.NARForecaster`, :eq:`eq-mv-nar`: view 0 the window of ``lag + 1`` past
+    values ``x_{l-lag}, ..., x_l``, view 1 the next value, identity feature maps in both views) is trained with Algorithm 1, ``MultiViewKPCA(setting=
     "primal")``, once with ``rescale=True`` and once with ``rescale=False`` for every number of
     components ``s = 1..max_components``: all ``2 * max_components`` fits, their forecasts and
     their hidden features are computed in the constructor, and moving a control only picks one
@@ -41,7 +41,7 @@ class RescalingExplorer(BaseExplorer):
 
     Left panel: the recursive forecast of the test series. Right panel: the ``s`` latent
     components (columns of ``H_``) of the training windows. Without rescaling the components are
-    the rescaled ones times ``Lambda^{-1/2}`` and the forecast collapses towards the mean; each
+    the rescaled ones times ``Lambda^{-1/2}`` and the forecast collapses towards the mean.
     Both settings share fixed y-limits, so that toggling shows the change of scale (and the
     limits, hence the tick labels, never change: every update is a fast, blitted one).
 
@@ -50,7 +50,8 @@ class RescalingExplorer(BaseExplorer):
     series_train, series_test : array-like of shape (T_train,), (T_test,)
         The training series and the continuation the forecast is compared with.
     lag : int, default=40
-        Window length ``p`` of the NAR model.
+        The lag ``p >= 0`` of the NAR model: windows of ``p + 1`` values, ``T_train - p - 1``
+        training pairs.
     max_components : int, default=4
         Largest ``s`` on the slider; at most the numerical rank of the lagged data.
     components : int or None, default=None
@@ -69,7 +70,7 @@ class RescalingExplorer(BaseExplorer):
     forecasts_ : ndarray of shape (2, max_components, T_test)
         ``forecasts_[r, s - 1]``: the forecast with ``rescale = bool(r)`` and ``s`` components.
     latents_ : list of two lists of ndarray
-        ``latents_[r][s - 1]``: ``H_`` of that fit, shape ``(T_train - lag, s)``.
+        ``latents_[r][s - 1]``: ``H_`` of that fit, shape ``(T_train - lag - 1, s)``.
     eigenvalues_ : ndarray of shape (max_components,)
         ``Lambda`` of the model with ``max_components`` components (the same with and without
         rescaling: rescaling changes ``U``, not the eigenproblem).
@@ -87,7 +88,7 @@ class RescalingExplorer(BaseExplorer):
         super().__init__()
         self.series_train = _series(series_train, "series_train")
         self.series_test = _series(series_test, "series_test")
-        self.lag = check_scalar_range(lag, "lag", low=1, low_inclusive=True, integer=True)
+        self.lag = check_scalar_range(lag, "lag", low=0, low_inclusive=True, integer=True)
         self.max_components = check_scalar_range(max_components, "max_components", low=1,
                                                  low_inclusive=True, integer=True)
         if components is None:

@@ -2,12 +2,14 @@
 Chapter 3: with the rescaled weights the sum-of-sines forecast is exact, without it collapses.
 
 The sum of sines and the eigendecomposition are computed here with plain numpy (a full ``eigh``
-of the small 41 x 41 cross-covariance), independent of the submission.
+of the small 42 x 42 cross-covariance), independent of the submission. As in Chapter 5
+(``eq-mv-nar``) and the paper, lag ``p`` means windows of ``p + 1`` past values ``x_{l-p}, ..., x_l``.
 """
 import numpy as np
 import pytest
 
 LAG = 40
+N_IN = LAG + 1  # values per window: x_{l-p}, ..., x_l
 
 
 def _sines():
@@ -17,8 +19,9 @@ def _sines():
 
 
 def _windows(z, lag):
-    X = np.lib.stride_tricks.sliding_window_view(z, lag)[:-1]
-    return np.ascontiguousarray(X), z[lag:].copy()
+    """Windows ``(T - lag - 1, lag + 1)`` and their next values ``(T - lag - 1,)``."""
+    X = np.lib.stride_tricks.sliding_window_view(z, lag + 1)[:-1]
+    return np.ascontiguousarray(X), z[lag + 1:].copy()
 
 
 def _fit(train, s):
@@ -33,12 +36,12 @@ def _fit(train, s):
 
 
 def _forecast(submission, fit, U, train, steps):
-    Ux, Uy = U[:LAG], U[LAG:]
-    z = (train[-LAG:] - fit["mean"]) / fit["scale"]
+    Ux, Uy = U[:N_IN], U[N_IN:]
+    z = (train[-N_IN:] - fit["mean"]) / fit["scale"]
     out = np.empty(steps)
     for t in range(steps):  # recursion in time: each step needs the previous prediction
-        phi_y = np.asarray(submission.impute_target(Ux, Uy, fit["lam"], (z - fit["mu"][:LAG])[None, :]))
-        out[t] = phi_y[0, 0] + fit["mu"][LAG]
+        phi_y = np.asarray(submission.impute_target(Ux, Uy, fit["lam"], (z - fit["mu"][:N_IN])[None, :]))
+        out[t] = phi_y[0, 0] + fit["mu"][N_IN]
         z = np.append(z[1:], out[t])
     return out * fit["scale"] + fit["mean"]
 
