@@ -440,19 +440,30 @@ def test_rff_approx_gram_equals_a_direct_product(rff_explorer, d):
                                rtol=1e-12, atol=1e-13)
 
 
+def test_rff_approx_gram_is_bitwise_direct_below_and_on_checkpoints(rff_explorer):
+    # What Chapter 1 prints as "max |explorer - by hand| = 0.0e+00".
+    step = rff_explorer._checkpoint_step
+    for d in (1, 16, step - 1, step):
+        block = rff_explorer.features_[:, :d]
+        np.testing.assert_array_equal(rff_explorer.approx_gram(d), (512 / d) * (block @ block.T))
+
+
 def test_rff_prefix_grams_respect_the_memory_cap(monkeypatch, data):
-    features = RandomFourierFeatures(sigma=1.0, n_features=300, random_state=0).fit_transform(data)
+    features = RandomFourierFeatures(sigma=1.0, n_features=1100,
+                                     random_state=0).fit_transform(data)
     step, grams = kernels._prefix_grams(features)
-    assert step == kernels._MIN_CHECKPOINT_STEP
-    for k in range(len(grams)):
+    assert step == kernels._MIN_CHECKPOINT_STEP and len(grams) == 1100 // step
+    for k, gram in enumerate(grams, start=1):
         block = features[:, :k * step]
-        np.testing.assert_allclose(grams[k], block @ block.T, rtol=1e-12, atol=1e-13)
-    # Room for two matrices only: the step grows so that no more are stored.
-    monkeypatch.setattr(kernels, "_PREFIX_GRAM_BYTES", 2 * 8 * data.shape[0] ** 2)
-    step, grams = kernels._prefix_grams(features)
-    assert len(grams) <= 2 and grams.nbytes <= kernels._PREFIX_GRAM_BYTES
-    np.testing.assert_allclose(grams[-1], features[:, :step] @ features[:, :step].T,
-                               rtol=1e-12, atol=1e-13)
+        np.testing.assert_allclose(gram, block @ block.T, rtol=1e-12, atol=1e-13)
+    matrix_bytes = 8 * data.shape[0] ** 2
+    for room in (2, 1, 0):  # room for this many matrices: the step grows, fewer are stored
+        monkeypatch.setattr(kernels, "_PREFIX_GRAM_BYTES", room * matrix_bytes)
+        step, grams = kernels._prefix_grams(features)
+        assert len(grams) <= room and step & (step - 1) == 0
+        assert len(grams) == 1100 // step
+        if room == 0:
+            assert step > 1100
 
 
 # -- Fenchel-Young axis limits ----------------------------------------------------------------

@@ -25,8 +25,9 @@ out and rasterised glyph by glyph) and into the PNG encoder. Two measures remove
 
 1. **Blitting on Agg.** Subclasses list the artists that ``_redraw`` changes in
    ``self._dynamic_artists`` (via :meth:`BaseExplorer._mark_dynamic`). A full draw renders the
-   figure once with the *overlay* hidden and keeps those pixels (``copy_from_bbox``); an update
-   restores them (``restore_region``) and draws only the overlay. The overlay of an Axes is
+   figure once with the *overlay* left out (temporarily marked animated) and keeps those
+   pixels (``copy_from_bbox``), then draws the overlay on top; an update restores the kept
+   pixels (``restore_region``) and draws only the overlay. The overlay of an Axes is
    every artist that Axes draws at or after its first dynamic artist, in the Axes' own order
    (stable sort by zorder), so the pixels are those of a full draw: nothing drawn above a
    dynamic artist can be stale, nothing below it is drawn twice. Subclasses therefore give
@@ -42,11 +43,15 @@ out and rasterised glyph by glyph) and into the PNG encoder. Two measures remove
 Blitting is an optimisation, never a source of truth: an update falls back to a full draw
 whenever the cached pixels could be wrong, i.e. when any Axes' view limits, scales or position,
 the canvas size or dpi, or the overlay itself (membership, order, visibility) differ from the
-last full draw, when :meth:`BaseExplorer._invalidate_background` was called, or when
-``fast_updates`` is ``False``. ``_redraw`` may therefore autoscale freely; an artist it changes
-without marking it dynamic is a bug that ``tests/test_widgets.py`` catches by comparing the
-blitted PNG with a fresh full render of the same state. The blitting assumes that Axes do not
-overlap one another (true for the layouts used here).
+last full draw, when :meth:`BaseExplorer._invalidate_background` was called, when no artist
+was marked dynamic, or when ``fast_updates`` is ``False``; ``last_render_`` says which path
+an update took. ``_redraw`` may therefore autoscale freely, but limits that move on every
+update make every update a full draw (FenchelYoungExplorer snaps its limits to a ladder of
+round numbers for that reason). An artist that ``_redraw`` changes without marking it dynamic
+(nor drawing it after a dynamic artist of its Axes) would show stale pixels: that is a bug,
+which ``tests/test_widgets.py`` catches by comparing the blitted PNG with a fresh full render
+of the same state. The blitting assumes that Axes do not overlap one another (true for the
+layouts used here).
 """
 from __future__ import annotations
 
@@ -206,6 +211,10 @@ class BaseExplorer:
 
     def _mark_dynamic(self, *artists: Artist) -> None:
         """Declare artists that :meth:`_redraw` changes (drawn on every fast update).
+
+        Call it while building the figure, before :meth:`_finish_init`. Every artist that its
+        Axes draws after the first dynamic one (higher zorder: spines, titles, a legend) is
+        redrawn on each fast update too, so keep costly static artists below the dynamic ones.
 
         Parameters
         ----------

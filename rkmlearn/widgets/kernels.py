@@ -18,8 +18,9 @@ __all__ = ["RFFConvergenceExplorer"]
 
 #: Memory allowed for the stored prefix Gram matrices of one explorer.
 _PREFIX_GRAM_BYTES = 32 * 2**20
-#: Fewest features between two stored prefix Gram matrices (more would save little time).
-_MIN_CHECKPOINT_STEP = 64
+#: Fewest features between two stored prefix Gram matrices: one product with fewer columns
+#: costs a millisecond or two for a few hundred points, so finer steps would save little.
+_MIN_CHECKPOINT_STEP = 256
 
 
 def _relative_frobenius_error(approx: np.ndarray, exact: np.ndarray) -> float:
@@ -28,26 +29,30 @@ def _relative_frobenius_error(approx: np.ndarray, exact: np.ndarray) -> float:
 
 
 def _prefix_grams(features: np.ndarray) -> tuple[int, np.ndarray]:
-    """Gram matrices of the first ``0, s, 2s, ...`` columns of ``features``, and the step ``s``.
+    """Gram matrices of the first ``s, 2s, 3s, ...`` columns of ``features``, and the step ``s``.
 
-    ``Z[:, :D] Z[:, :D]^T`` then costs one product with at most ``s - 1`` columns added to a
+    ``Z[:, :D] Z[:, :D]^T`` then costs one product with fewer than ``s`` columns added to a
     stored matrix, instead of a product with ``D`` columns: for 300 points and ``D = 4096``
     the update's recomputation drops from tens of milliseconds to about one. The step is the
-    smallest (at least :data:`_MIN_CHECKPOINT_STEP`) whose matrices fit in
+    smallest power of two (at least :data:`_MIN_CHECKPOINT_STEP`) whose matrices fit in
     :data:`_PREFIX_GRAM_BYTES`; with too many points for even one, ``s`` exceeds the number of
-    columns and every product is computed directly.
+    columns, nothing is stored and every product is computed directly.
+
+    Why at least 256, and a power of two: for ``D <= s`` nothing is added, so the result is
+    bit for bit the one product of the first ``D`` columns computed without checkpoints
+    (Chapter 1 prints its difference to a by-hand computation for ``D = 16`` and ``256``);
+    beyond ``s`` the sum of two products differs from one product by rounding only.
     """
     n_samples, n_columns = features.shape
-    gram_bytes = 8 * n_samples**2
-    n_stored = max(1, _PREFIX_GRAM_BYTES // gram_bytes)
-    # Checkpoints 0, s, ..., floor(n_columns / s) * s: at most n_stored of them.
-    step = max(_MIN_CHECKPOINT_STEP, n_columns // n_stored + 1)
-    starts = np.arange(0, n_columns + 1, step)
-    grams = np.empty((len(starts), n_samples, n_samples))
-    grams[0] = 0.0
-    for k in range(1, len(starts)):  # one product per checkpoint, each of step columns
-        block = features[:, starts[k - 1]:starts[k]]
-        np.add(grams[k - 1], block @ block.T, out=grams[k])
+    n_fit = _PREFIX_GRAM_BYTES // (8 * n_samples**2)
+    # Checkpoints s, 2s, ..., floor(n_columns / s) * s: at most n_fit of them.
+    fewest = n_columns // n_fit + 1 if n_fit else n_columns + 1
+    step = max(_MIN_CHECKPOINT_STEP, 1 << (fewest - 1).bit_length())
+    grams = np.empty((n_columns // step, n_samples, n_samples))
+    previous = 0.0
+    for k in range(len(grams)):  # one product of step columns per checkpoint
+        block = features[:, k * step:(k + 1) * step]
+        previous = np.add(previous, block @ block.T, out=grams[k])
     return int(step), grams
 
 
@@ -68,8 +73,8 @@ class RFFConvergenceExplorer(BaseExplorer):
     ``Z_D = sqrt(max_features / D) * Z[:, :D]``,
 
     so moving the slider costs no new random numbers. The products are not recomputed from
-    scratch either: the constructor stores ``Z[:, :D] Z[:, :D]^T`` for ``D`` on a grid (a few
-    dozen matrices, at most 32 MiB), and an update adds the product of the few columns between
+    scratch either: the constructor stores ``Z[:, :D] Z[:, :D]^T`` for ``D`` on a grid (every
+    256 features, at most 32 MiB), and an update adds the product of the few columns between
     the grid point below ``D`` and ``D``.
     Successive values of ``D`` therefore show *nested* approximations from the same draw, as
     a student adding features one at a time would see.
@@ -183,7 +188,9 @@ class RFFConvergenceExplorer(BaseExplorer):
             integer=True)
         checkpoint = n_features // self._checkpoint_step
         block = self.features_[:, checkpoint * self._checkpoint_step:n_features]
-        gram = self._prefix_grams[checkpoint] + block @ block.T
+        gram = block @ block.T
+        if checkpoint:
+            gram += self._prefix_grams[checkpoint - 1]
         # Columns carry sqrt(2/max_features); rescale the product to sqrt(2/D)^2 = 2/D.
         gram *= self.max_features / n_features
         return gram
