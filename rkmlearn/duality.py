@@ -112,27 +112,26 @@ class _SymmetricSolver:
     """Factor a symmetric s x s matrix ``M`` once, then solve ``M Z = B`` for many ``B``.
 
     Cholesky when ``M`` is positive definite (the usual case: ``Gamma`` and, with rescaling,
-    ``Gamma - U_v^T U_v = sum_{w != v} U_w^T U_w``); an LU factorisation otherwise
-    (``rescale=False`` can make ``Lambda - U~_v^T U~_v`` indefinite). A singular ``M`` is an error
-    that names ``what``, raised when a solve is asked for.
+    ``Gamma - U_v^T U_v = sum_{w != v} U_w^T U_w``); an LU factorisation when it is indefinite
+    (``rescale=False`` can make ``Lambda - U~_v^T U~_v`` so). ``M`` counts as singular when an
+    eigenvalue has magnitude ``<= floor`` (callers pass the rank tolerance times the scale of
+    ``Gamma``: ``M`` is computed by subtraction, so smaller eigenvalues are rounding noise); a solve
+    then raises a ``ValueError`` that names ``what``. The s x s eigenvalues cost nothing next to fit.
     """
 
-    def __init__(self, M, what):
+    def __init__(self, M, what, floor=0.0):
         self.what, self._cho, self._lu, self._error = what, None, None, None
-        try:
-            self._cho = scipy.linalg.cho_factor(M, lower=True, check_finite=False)
-            return
-        except np.linalg.LinAlgError:
-            pass
-        lu, piv = scipy.linalg.lu_factor(M, check_finite=False)
-        diag = np.abs(np.diag(lu))
-        if diag.min() <= M.shape[0] * np.finfo(np.float64).eps * max(diag.max(), np.finfo(np.float64).tiny):
+        M = 0.5 * (M + M.T)
+        w = np.linalg.eigvalsh(M)
+        if np.min(np.abs(w)) <= floor:
             self._error = (
-                f"{what} is singular: the given views carry no information about some latent "
-                "component. Use fewer n_components or give more views."
+                f"{what} is singular (smallest |eigenvalue| {np.min(np.abs(w)):.1e}): the given views carry "
+                "no information about some latent component. Use fewer n_components or give more views."
             )
+        elif w[0] > 0:
+            self._cho = scipy.linalg.cho_factor(M, lower=True, check_finite=False)
         else:
-            self._lu = (lu, piv)
+            self._lu = scipy.linalg.lu_factor(M, check_finite=False)
 
     def solve(self, B):
         if self._error is not None:
@@ -488,9 +487,10 @@ class MultiViewKPCA(TransformerMixin, BaseEstimator):
 
     def _factor_gammas(self):
         """Factor ``Gamma`` (latent map) and ``Gamma - U_v^T U_v`` per view (imputation) once."""
-        self._gamma_solver = _SymmetricSolver(self.Gamma_, "Gamma")
+        floor = rank_tolerance(self.H_.shape[0]) * float(np.max(np.abs(np.linalg.eigvalsh(self.Gamma_))))
+        self._gamma_solver = _SymmetricSolver(self.Gamma_, "Gamma", floor)
         self._impute_solvers = [
-            _SymmetricSolver(self.Gamma_ - share, f"Gamma - U_{v}^T U_{v} (target={v})")
+            _SymmetricSolver(self.Gamma_ - share, f"Gamma - U_{v}^T U_{v} (target={v})", floor)
             for v, share in enumerate(self._view_share)
         ]
 

@@ -387,3 +387,19 @@ def test_clone_and_params_roundtrip():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         clone(model)
+
+
+def test_imputation_from_views_without_information_is_a_clear_error():
+    # Views with zero cross-covariance: the two leading components live in view 0 alone, so view 1
+    # says nothing about them and Gamma - U_0^T U_0 = U_1^T U_1 = 0 cannot be inverted.
+    rng = np.random.default_rng(8)
+    A = rng.normal(size=(40, 5))
+    Q, _ = np.linalg.qr(A - A.mean(axis=0))
+    Xs = [Q[:, :3] * [10.0, 9.0, 8.0], Q[:, 3:] * [1.0, 0.5]]
+    for setting in ("primal", "dual"):
+        maps = identity_maps() if setting == "primal" else None
+        model = MultiViewKPCA(2, setting=setting, feature_maps=maps).fit(Xs)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # no stray LinAlgWarning: the singularity is reported once
+            with pytest.raises(ValueError, match=r"Gamma - U_0\^T U_0 \(target=0\) is singular"):
+                model.predict_view([None, Xs[1]], target=0)
