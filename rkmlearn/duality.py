@@ -45,7 +45,7 @@ from ._validation import (
 from .features import IdentityFeatures
 from .kernels import GramCenterer, Linear, make_kernel
 from .linalg import SOLVERS as _EIGEN_SOLVERS
-from .linalg import flip_signs, rank_tolerance, top_eigenpairs
+from .linalg import check_leading_eigenvalues, flip_signs, rank_tolerance, top_eigenpairs
 
 __all__ = ["MultiViewKPCA", "NARForecaster", "AlgorithmChoice", "choose_algorithm"]
 
@@ -87,19 +87,6 @@ class _View:
         if self.kind == "features":
             return self.centred_features(X) @ self.Phi_c.T
         return self.centerer.transform(self.kernel(X, self.X))
-
-
-def _feature_centerer(Phi_c, mu):
-    """A :class:`GramCenterer` holding the statistics of the uncentred Gram ``Phi Phi^T``.
-
-    With ``Phi = Phi_c + 1 mu^T``: row means ``r_i = phi_i^T mu = phi_{c,i}^T mu + mu^T mu`` and grand
-    mean ``g = mu^T mu``, computed from the features in O(n d) instead of forming ``Phi Phi^T``.
-    """
-    centerer = GramCenterer()
-    centerer.row_means_ = Phi_c @ mu + float(mu @ mu)
-    centerer.grand_mean_ = float(mu @ mu)
-    centerer.n_samples_fit_ = Phi_c.shape[0]
-    return centerer
 
 
 def _is_identity_map(feature_map=None, kernel=None):
@@ -428,7 +415,7 @@ class MultiViewKPCA(TransformerMixin, BaseEstimator):
         K_views = []
         for view in self._views:
             if view.kind == "features":
-                view.centerer = _feature_centerer(view.Phi_c, view.feature_mean)
+                view.centerer = GramCenterer().fit_features(view.Phi_c, view.feature_mean)
                 K_views.append(view.Phi_c @ view.Phi_c.T)  # features already centred: M_c K_v M_c
             else:
                 view.centerer = GramCenterer()
@@ -481,7 +468,7 @@ class MultiViewKPCA(TransformerMixin, BaseEstimator):
         for view, U_v in zip(self._views, self.U_):
             view.U = U_v
             if not view.identity:  # kernel-smoother pre-image: k_c = Phi_{v,c} U_v h
-                view.centerer = _feature_centerer(view.Phi_c, view.feature_mean)
+                view.centerer = GramCenterer().fit_features(view.Phi_c, view.feature_mean)
                 view.KH = view.Phi_c @ U_v
             view.Phi_c = None  # the d_f-wide training features are not needed after fit
 
@@ -534,21 +521,12 @@ class MultiViewKPCA(TransformerMixin, BaseEstimator):
         Gamma_prime = 0.5 * (Gamma_prime + Gamma_prime.T)
         values, O = np.linalg.eigh(Gamma_prime)  # s x s only: O(s^3)
         values, O = values[::-1].copy(), O[:, ::-1]
-        self._check_rank(values, dim if A is not None else min(Phi_c.shape))
+        n_rank = dim if A is not None else min(Phi_c.shape)
+        check_leading_eigenvalues(values, n_rank, self.n_components, "the problem (eigenvalues of Gamma')")
         self.Gamma_prime_ = Gamma_prime
         if self.rotate:  # eq-mv-rotation: V = V' O, Gamma = Lambda
             return V_prime @ O, np.diag(values), values
         return V_prime, Gamma_prime, values
-
-    def _check_rank(self, values, n):
-        floor = rank_tolerance(n) * max(float(values[0]), 0.0)
-        bad = np.flatnonzero(values <= floor)
-        if bad.size:
-            raise ValueError(
-                f"n_components={self.n_components} exceeds the numerical rank of the problem: eigenvalue "
-                f"{bad[0] + 1} of Gamma' is {values[bad[0]]:.3e}, numerically zero. Use n_components <= "
-                f"{bad[0]}."
-            )
 
     # ------------------------------------------------------------------------------------------
     # inference

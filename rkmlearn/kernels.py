@@ -529,6 +529,31 @@ class GramCenterer:
         self._fit(K)
         return self
 
+    def fit_features(self, Phi_c, mean):
+        """Store the statistics of the Gram matrix of explicit features, without forming it.
+
+        For features ``Phi = Phi_c + 1 mean^T`` (``Phi_c`` centred, ``mean`` their mean) the
+        uncentred Gram ``Phi Phi^T`` has row means ``r_i = phi_i^T mean = phi_{c,i}^T mean +
+        mean^T mean`` and grand mean ``g = mean^T mean``: O(n d) instead of the O(n^2 d) Gram.
+        :meth:`transform` then centres kernel rows ``Phi phi(x)`` exactly as after :meth:`fit`.
+
+        Parameters
+        ----------
+        Phi_c : ndarray of shape (n_samples, n_features)
+            Centred training features.
+        mean : ndarray of shape (n_features,)
+            Their mean before centring.
+
+        Returns
+        -------
+        self
+        """
+        mean_sq = float(mean @ mean)
+        self.row_means_ = Phi_c @ mean + mean_sq
+        self.grand_mean_ = mean_sq
+        self.n_samples_fit_ = Phi_c.shape[0]
+        return self
+
     def transform(self, K_test):
         """Centre a test-vs-train kernel matrix with the training statistics.
 

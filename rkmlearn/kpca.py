@@ -22,7 +22,7 @@ from ._validation import (
 )
 from .kernels import GramCenterer, Linear, make_kernel
 from .linalg import SOLVERS as _EIGEN_SOLVERS
-from .linalg import flip_signs, rank_tolerance, top_eigenpairs
+from .linalg import check_leading_eigenvalues, flip_signs, top_eigenpairs
 
 __all__ = ["KPCA"]
 
@@ -255,26 +255,8 @@ class KPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
                 )
             vectors, values, _ = stiefel.rotate_to_eigenbasis(result.X, A)
             self.history_, self.n_iter_ = result.history, result.n_iter
-        self._check_rank(values, A)
+        check_leading_eigenvalues(values, A.shape[0], self.n_components, "the centred kernel matrix")
         return values, vectors
-
-    def _check_rank(self, values, A):
-        # A zero eigenvalue has no hidden feature (h = Lambda^{-1} H^T k_c); below the level of
-        # rkmlearn.linalg.rank_tolerance an eigenvalue is indistinguishable from rounding error.
-        floor = rank_tolerance(A.shape[0]) * max(float(values[0]), 0.0)
-        bad = np.flatnonzero(values <= floor)
-        if bad.size and bad[0] == 0:
-            raise ValueError(
-                f"n_components={self.n_components} exceeds the numerical rank 0 of the centred kernel "
-                "matrix: it has no positive eigenvalue (e.g. all samples are identical in feature "
-                "space). Check the data and the kernel parameters."
-            )
-        if bad.size:
-            raise ValueError(
-                f"n_components={self.n_components} exceeds the numerical rank of the centred kernel "
-                f"matrix: eigenvalue {bad[0] + 1} is {values[bad[0]]:.3e}, numerically zero. Use "
-                f"n_components <= {bad[0]} (or a kernel/feature map of higher rank)."
-            )
 
     # ------------------------------------------------------------------------------------------
     # fit / transform

@@ -23,7 +23,14 @@ from scipy.sparse.linalg import ArpackNoConvergence, eigsh
 
 from ._validation import check_array, check_n_components, check_random_state
 
-__all__ = ["flip_signs", "choose_eigen_solver", "rank_tolerance", "top_eigenpairs", "SOLVERS"]
+__all__ = [
+    "flip_signs",
+    "choose_eigen_solver",
+    "rank_tolerance",
+    "check_leading_eigenvalues",
+    "top_eigenpairs",
+    "SOLVERS",
+]
 
 SOLVERS = ("auto", "dense", "arpack")
 
@@ -73,6 +80,41 @@ def rank_tolerance(n):
     ``2.2e-12``.
     """
     return 10.0 * n * np.finfo(np.float64).eps
+
+
+def check_leading_eigenvalues(values, n, n_components, what):
+    """Raise ``ValueError`` if one of the requested leading eigenvalues is numerically zero.
+
+    A zero eigenvalue has no hidden feature (``h = Lambda^{-1} H^T k_c``): below
+    ``rank_tolerance(n) * lambda_max`` an eigenvalue is indistinguishable from rounding error, so
+    ``n_components`` exceeds the numerical rank. Used after iterative (Stiefel) solutions, whose
+    Ritz values are checked the way :func:`top_eigenpairs` checks its own.
+
+    Parameters
+    ----------
+    values : ndarray of shape (n_components,)
+        Eigenvalues, descending.
+    n : int
+        Size of the matrix they come from.
+    n_components : int
+        The requested number, named in the message.
+    what : str
+        The matrix, for the message (e.g. ``"the centred kernel matrix"``).
+    """
+    floor = rank_tolerance(n) * max(float(values[0]), 0.0)
+    bad = np.flatnonzero(values <= floor)
+    if bad.size and bad[0] == 0:
+        raise ValueError(
+            f"n_components={n_components} exceeds the numerical rank 0 of {what}: it has no positive "
+            "eigenvalue (e.g. all samples are identical in feature space). Check the data and the "
+            "kernel parameters."
+        )
+    if bad.size:
+        raise ValueError(
+            f"n_components={n_components} exceeds the numerical rank of {what}: eigenvalue "
+            f"{bad[0] + 1} is {values[bad[0]]:.3e}, numerically zero. Use n_components <= {bad[0]} "
+            "(or a kernel/feature map of higher rank)."
+        )
 
 
 def choose_eigen_solver(n, s):

@@ -407,10 +407,7 @@ class ProbabilisticKPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseE
         E, signs = flip_signs((Phi_c @ V) / np.sqrt(values), return_signs=True)
         self.V_ = V * signs
         # Uncentred training-Gram statistics without the N x N Gram: r_i = phi_i^T mu, g = mu^T mu.
-        self.centerer_ = GramCenterer()
-        self.centerer_.row_means_ = Phi @ self.feature_mean_
-        self.centerer_.grand_mean_ = float(self.feature_mean_ @ self.feature_mean_)
-        self.centerer_.n_samples_fit_ = n_samples
+        self.centerer_ = GramCenterer().fit_features(Phi_c, self.feature_mean_)
         return values, E, None
 
     def _subspace_gram(self, E, K_c=None):

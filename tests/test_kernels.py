@@ -358,3 +358,16 @@ def test_centerer_errors():
 
     with pytest.raises(NotFittedError):
         GramCenterer().transform(K)
+
+
+def test_gram_centerer_fit_features_equals_fit_on_the_gram_matrix():
+    rng = np.random.default_rng(11)
+    Phi = rng.normal(size=(25, 6)) + 3.0
+    Phi_test = rng.normal(size=(4, 6)) + 3.0
+    mean = Phi.mean(axis=0)
+    from_gram = GramCenterer().fit(Phi @ Phi.T)
+    from_features = GramCenterer().fit_features(Phi - mean, mean)
+    np.testing.assert_allclose(from_features.row_means_, from_gram.row_means_, rtol=1e-13)
+    assert from_features.grand_mean_ == pytest.approx(from_gram.grand_mean_, rel=1e-13)
+    np.testing.assert_allclose(from_features.transform(Phi_test @ Phi.T), (Phi_test - mean) @ (Phi - mean).T,
+                               atol=1e-11)
