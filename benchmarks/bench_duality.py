@@ -30,7 +30,8 @@ from threadpoolctl import threadpool_limits
 from sklearn.decomposition import KernelPCA
 from sklearn.metrics.pairwise import rbf_kernel
 
-from rkmlearn import MultiViewKPCA, stiefel
+from rkmlearn import MultiViewKPCA
+from rkmlearn.solvers import stiefel
 from rkmlearn.kernels import RBF
 
 

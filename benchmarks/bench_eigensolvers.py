@@ -31,7 +31,7 @@ import numpy as np
 from sklearn.datasets import make_moons
 
 from rkmlearn.kernels import RBF, GramCenterer
-from rkmlearn.linalg import choose_eigen_solver, top_eigenpairs
+from rkmlearn.solvers.eigen import choose_eigen_solver, top_eigenpairs
 
 FULL_N = (500, 1000, 2000, 4000)
 FULL_S = (1, 2, 5, 10, 20, 50, 100, 200)

@@ -24,8 +24,8 @@ import time
 import numpy as np
 from sklearn.decomposition import KernelPCA
 
-from rkmlearn.kpca import KPCA
-from rkmlearn.linalg import choose_eigen_solver
+from rkmlearn import KPCA
+from rkmlearn.solvers.eigen import choose_eigen_solver
 
 N_FEATURES = 20
 SOLVERS = ("dense", "arpack")

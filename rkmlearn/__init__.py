@@ -1,25 +1,35 @@
-"""rkmlearn: Restricted Kernel Machines, the library of an executable textbook."""
+"""rkmlearn: Restricted Kernel Machines, the library of an executable textbook.
+
+The pieces and how models compose them are described in ``rkmlearn/README.md``.
+"""
 
 __version__ = "0.1.0"
 
-from . import datasets, duality, features, kernels, linalg, preimage, probabilistic, stiefel
-from .duality import MultiViewKPCA, NARForecaster, choose_algorithm
-from .kpca import KPCA
-from .probabilistic import ProbabilisticKPCA
+from . import datasets, features, forecasting, kernels, level, models, preimage, solvers, views
+from .forecasting import NARForecaster, RecursiveForecaster
+from .level import Level, solve_level
+from .models import KPCA, AlgorithmChoice, MultiViewKPCA, ProbabilisticKPCA, choose_algorithm
+from .views import View
 
 __all__ = [
     "__version__",
     "datasets",
-    "duality",
     "features",
+    "forecasting",
     "kernels",
-    "linalg",
+    "level",
+    "models",
     "preimage",
-    "probabilistic",
-    "stiefel",
+    "solvers",
+    "views",
     "KPCA",
     "MultiViewKPCA",
-    "NARForecaster",
     "ProbabilisticKPCA",
+    "NARForecaster",
+    "RecursiveForecaster",
+    "AlgorithmChoice",
     "choose_algorithm",
+    "Level",
+    "solve_level",
+    "View",
 ]

@@ -18,7 +18,7 @@ import numbers
 
 import numpy as np
 from sklearn.utils import check_array as _sk_check_array
-from sklearn.utils import check_random_state
+from sklearn.utils import check_random_state as _sk_check_random_state
 
 __all__ = [
     "InputTypeError",
@@ -27,6 +27,8 @@ __all__ = [
     "check_n_components",
     "check_scalar_range",
     "check_n_features",
+    "check_option",
+    "check_bool",
     "check_random_state",
 ]
 
@@ -332,6 +334,48 @@ def check_n_features(X, n_features_in, name="X", *, estimator_name=None):
         f"input (it was fitted with {n_features_in} features). Pass {name} with the same "
         f"{n_features_in} columns, in the same order, as the data used in fit."
     )
+
+
+def check_option(value, name, allowed):
+    """Check that ``value`` is one of the strings ``allowed``; return it.
+
+    Examples
+    --------
+    >>> check_option("dual", "setting", ("dual", "primal"))
+    'dual'
+    """
+    if not isinstance(value, str) or value not in allowed:
+        raise ValueError(f"{name} must be one of {list(allowed)}; got {name}={value!r}.")
+    return value
+
+
+def check_bool(value, name):
+    """Check that ``value`` is ``True`` or ``False`` (NumPy booleans included); return a ``bool``."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"{name} must be True or False; got {value!r}.")
+    return bool(value)
+
+
+def check_random_state(seed):
+    """A :class:`numpy.random.RandomState` from None, an int, a RandomState or a Generator.
+
+    A :class:`numpy.random.Generator` draws the seed of the returned RandomState (so it advances,
+    as a RandomState passed by the caller would).
+
+    Examples
+    --------
+    >>> check_random_state(np.random.default_rng(0)).randint(10) == check_random_state(
+    ...     np.random.default_rng(0)).randint(10)
+    True
+    """
+    if isinstance(seed, np.random.Generator):
+        return np.random.RandomState(int(seed.integers(np.iinfo(np.int32).max)))
+    try:
+        return _sk_check_random_state(seed)
+    except ValueError as exc:
+        raise ValueError(
+            f"random_state must be None, an int, a numpy RandomState or a numpy Generator; got {seed!r}."
+        ) from exc
 
 
 def check_kernel_or_feature_map(kernel, kernel_params, feature_map, setting):

@@ -23,8 +23,8 @@ import numpy as np
 from sklearn.metrics.pairwise import manhattan_distances
 
 from ._validation import check_array, check_n_features, check_scalar_range
-from .linalg import SYMMETRY_RTOL, max_asymmetry
-from .linalg import symmetrize_inplace as _symmetrize
+from .solvers.eigen import SYMMETRY_RTOL, max_asymmetry
+from .solvers.eigen import symmetrize_inplace as _symmetrize
 
 __all__ = [
     "Kernel",
@@ -132,15 +132,29 @@ class Kernel:
         """
         params = self._validate_params()
         X = check_array(X, "X")
-        if Y is None:
-            K = self._compute(X, None, params)
-            if not self._symmetric_compute:
-                K = _symmetrize(K)
-            K[np.diag_indices_from(K)] = self._diag(X, params)
-            return K
-        Y = check_array(Y, "Y")
-        _check_same_features(X, Y)
-        return self._compute(X, Y, params)
+        if Y is not None:
+            Y = check_array(Y, "Y")
+            _check_same_features(X, Y)
+        # An overflow to inf is either the right limit (RBF with a tiny sigma: exp(-inf) = 0) or
+        # caught by the finiteness check below, with a message that names the cause.
+        with np.errstate(over="ignore", invalid="ignore"):
+            K = self._compute(X, Y, params)
+            if Y is None:
+                K[np.diag_indices_from(K)] = self._diag(X, params)
+        self._check_finite(K)
+        if Y is None and not self._symmetric_compute:
+            K = _symmetrize(K)
+        return K
+
+    def _check_finite(self, K):
+        """Finite inputs can still overflow (``X * 1e160``, a degree-400 polynomial): say so."""
+        if not np.isfinite(K).all():
+            raise ValueError(
+                f"the kernel values of {self!r} overflowed (inf or NaN from finite X): X is too large "
+                "for this kernel. Rescale X (e.g. sklearn.preprocessing.StandardScaler) or choose "
+                "smaller kernel parameters."
+            )
+        return K
 
     def diag(self, X):
         """Diagonal ``k(x_i, x_i)`` of the Gram matrix of ``X``, without forming the matrix.
@@ -202,7 +216,23 @@ class Linear(Kernel):
         return np.einsum("ij,ij->i", X, X)
 
 
-class RBF(Kernel):
+class _BandwidthKernel(Kernel):
+    """A kernel ``exp(-distance / bandwidth)`` with one parameter ``sigma > 0``; diagonal exactly 1."""
+
+    _param_names = ("sigma",)
+
+    def __init__(self, sigma=1.0):
+        self.sigma = sigma
+        self._validate_params()
+
+    def _validate_params(self):
+        return {"sigma": check_scalar_range(self.sigma, "sigma", low=0.0)}
+
+    def _diag(self, X, params):
+        return np.ones(X.shape[0])
+
+
+class RBF(_BandwidthKernel):
     """Gaussian (RBF) kernel ``k(x, y) = exp(-||x - y||^2 / (2 sigma^2))``.
 
     Implements the RBF entry of :eq:`eq-kernel-zoo` with squared distances from
@@ -216,27 +246,18 @@ class RBF(Kernel):
         Bandwidth, ``sigma > 0`` (finite).
     """
 
-    _param_names = ("sigma",)
     _symmetric_compute = True  # the distances are symmetrised, exp keeps exact symmetry
-
-    def __init__(self, sigma=1.0):
-        self.sigma = sigma
-        self._validate_params()
-
-    def _validate_params(self):
-        return {"sigma": check_scalar_range(self.sigma, "sigma", low=0.0)}
 
     def _compute(self, X, Y, params):
         K = squared_euclidean_distances(X, Y)
-        K *= -1.0 / (2.0 * params["sigma"] ** 2)
+        # divided twice, never by sigma**2, which over/underflows for sigma = 1e300 or 1e-300
+        K /= -2.0 * params["sigma"]
+        K /= params["sigma"]
         np.exp(K, out=K)
         return K
 
-    def _diag(self, X, params):
-        return np.ones(X.shape[0])
 
-
-class Laplacian(Kernel):
+class Laplacian(_BandwidthKernel):
     """Laplacian kernel ``k(x, y) = exp(-||x - y||_1 / sigma)``.
 
     Implements the Laplacian entry of :eq:`eq-kernel-zoo` (Chapter 1, *Kernels, feature maps and
@@ -251,23 +272,11 @@ class Laplacian(Kernel):
         Bandwidth, ``sigma > 0`` (finite).
     """
 
-    _param_names = ("sigma",)
-
-    def __init__(self, sigma=1.0):
-        self.sigma = sigma
-        self._validate_params()
-
-    def _validate_params(self):
-        return {"sigma": check_scalar_range(self.sigma, "sigma", low=0.0)}
-
     def _compute(self, X, Y, params):
         K = manhattan_distances(X, X if Y is None else Y)
-        K *= -1.0 / params["sigma"]
+        K /= -params["sigma"]  # not * (-1 / sigma): 1 / sigma overflows for tiny sigma
         np.exp(K, out=K)
         return K
-
-    def _diag(self, X, params):
-        return np.ones(X.shape[0])
 
 
 class Polynomial(Kernel):

@@ -157,8 +157,14 @@ def kernel_smoother(k_centred, X_train, centerer, *, mean_term=None, top_k=None,
     if not isinstance(clamp, (bool, np.bool_)):
         raise ValueError(f"clamp must be True or False; got {clamp!r}.")
 
-    k = k_centred + row_means[None, :]
-    k += mean_term[:, None]
+    # Scale each row by its largest term before adding: kernel values near 1e308 must not overflow
+    # the sum (the weights, a ratio, do not change).
+    scale = np.maximum(np.abs(k_centred).max(axis=1), np.abs(mean_term))
+    scale = np.maximum(scale, np.abs(row_means).max())
+    scale[scale == 0.0] = 1.0
+    k = k_centred / scale[:, None]
+    k += row_means[None, :] / scale[:, None]
+    k += (mean_term / scale)[:, None]
     weights = k.copy()
     if top_k is not None and top_k < n:
         # argpartition puts the top_k largest values (of -k: smallest) in the first top_k slots
@@ -170,8 +176,7 @@ def kernel_smoother(k_centred, X_train, centerer, *, mean_term=None, top_k=None,
         np.maximum(weights, 0.0, out=weights)
 
     total = weights.sum(axis=1)
-    scale = np.abs(k).max(axis=1)
-    unstable = total <= SUM_RTOL * scale
+    unstable = total <= SUM_RTOL * np.abs(k).max(axis=1)
     stable = ~unstable
     weights[stable] /= total[stable, None]
     if np.any(unstable):

@@ -40,7 +40,7 @@ DIRECTIVE_LABEL = re.compile(r"^[ \t]*:label:[ \t]*(\S+)[ \t]*$", re.MULTILINE)
 
 # Modules whose public estimators / functions implement book equations (see the shared
 # conventions): each must cite at least one label, and so must each public estimator class.
-EQUATION_MODULES = ("kernels", "features", "linalg", "stiefel", "kpca")
+EQUATION_MODULES = ("kernels", "features", "solvers", "models", "level", "views", "forecasting", "preimage")
 
 
 # --------------------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from rkmlearn.features import IdentityFeatures, NystroemFeatures, RandomFourierFeatures
 from rkmlearn.kernels import RBF
-from rkmlearn.kpca import KPCA
+from rkmlearn import KPCA
 
 SIGMA = 1.5
 

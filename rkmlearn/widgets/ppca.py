@@ -16,7 +16,8 @@ import scipy.linalg
 from .._validation import check_array, check_random_state, check_scalar_range
 from ..kernels import GramCenterer
 from ..preimage import kernel_smoother
-from ..probabilistic import ProbabilisticKPCA, pivoted_cholesky
+from ..models.probabilistic import ProbabilisticKPCA
+from ..solvers.linear import pivoted_cholesky
 from ._base import BaseExplorer
 
 __all__ = ["PPCAExplorer"]

@@ -10,7 +10,8 @@ import ipywidgets as widgets
 import numpy as np
 
 from .._validation import check_array, check_scalar_range
-from ..duality import MultiViewKPCA, NARForecaster
+from ..forecasting import NARForecaster
+from ..models.multiview import MultiViewKPCA
 from ..features import IdentityFeatures
 from ._base import BaseExplorer
 

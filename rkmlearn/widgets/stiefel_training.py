@@ -11,8 +11,8 @@ import ipywidgets as widgets
 import numpy as np
 
 from .._validation import check_array, check_n_components, check_random_state, check_scalar_range
-from .. import stiefel
-from ..linalg import flip_signs, top_eigenpairs
+from ..solvers import stiefel
+from ..solvers.eigen import flip_signs, top_eigenpairs
 from ._base import BaseExplorer
 
 __all__ = ["StiefelTrainingExplorer", "snapshot_iterations"]

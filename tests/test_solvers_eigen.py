@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rkmlearn.kernels import RBF, GramCenterer
-from rkmlearn.linalg import choose_eigen_solver, flip_signs, rank_tolerance, top_eigenpairs
+from rkmlearn.solvers.eigen import choose_eigen_solver, flip_signs, rank_tolerance, top_eigenpairs
 
 
 def _separated_matrix(n=120, seed=0, decay=0.9):

@@ -1,24 +1,17 @@
-"""Optimisation on the Stiefel manifold St(n, p) = {X in R^{n x p} : X^T X = I_p}.
+"""Optimisation on the Stiefel manifold St(n, p) = {X in R^{n x p} : X^T X = I_p} and products of it.
 
-Kernel PCA in its RKM form can be trained without an eigendecomposition: the hidden features H
-maximise tr(H^T K_c H) over the Stiefel manifold, :eq:`eq-stiefel-trace` (Chapter 1, *Kernels,
-feature maps and conjugate feature duality*). Any orthonormal basis of the top-s eigenspace is a
-maximiser, so an optimiser returns the right *subspace*; a final rotation, :eq:`eq-rotation`, turns
-that basis into eigenvectors. This module provides the tools, in plain numpy:
+The hidden features of kernel PCA maximise ``tr(H^T K_c H)`` on St, :eq:`eq-stiefel-trace`; any
+orthonormal basis of the top-s eigenspace is a maximiser and :eq:`eq-rotation` turns it into
+eigenvectors. Pieces: :func:`project_stiefel` (:eq:`eq-stiefel-projection`),
+:func:`riemannian_gradient`, :func:`constraint_violation`; :func:`projected_gradient` (Armijo +
+Barzilai-Borwein, over ONE Stiefel block or a PRODUCT of Stiefel and Euclidean blocks, as a deep RKM
+trains several H's and classifier weights jointly); :func:`cayley_adam` (:eq:`eq-cayley-update`, the
+duality paper's optimiser, one block); :func:`trace_objective`, :func:`factored_trace_objective`;
+:func:`rotate_to_eigenbasis`.
 
-* :func:`project_stiefel` -- the closest point on St, :eq:`eq-stiefel-projection`;
-* :func:`riemannian_gradient`, :func:`constraint_violation` -- the geometry used by the optimisers;
-* :func:`projected_gradient` -- Riemannian gradient descent with an Armijo backtracking line search
-  and Barzilai-Borwein trial steps, retraction by projection (or Cayley); the accurate workhorse;
-* :func:`cayley_adam` -- Cayley-Adam (Li, Li & Todorovic, ICLR 2020), :eq:`eq-cayley-update`, the
-  optimiser used in the duality paper; robust but slower to reach high accuracy;
-* :func:`rotate_to_eigenbasis` -- :eq:`eq-rotation`;
-* :func:`trace_objective` -- f(H) = -1/2 tr(H^T K H) and its gradient, :eq:`eq-stiefel-trace`.
-
-Conventions. Every optimiser *minimises* a smooth function ``fun(X) -> float`` whose Euclidean
-gradient is ``grad(X) -> array (n, p)``. The manifold carries the metric inherited from the ambient
-Euclidean space, so the Riemannian gradient is the projection of the Euclidean gradient onto the
-tangent space, ``grad f - X sym(X^T grad f)``.
+Every optimiser MINIMISES ``fun(X) -> float`` with Euclidean gradient ``grad(X)``. The metric is the
+ambient Euclidean one, so the Riemannian gradient is ``G - X sym(X^T G)`` on a Stiefel block and
+``G`` on a Euclidean block.
 """
 
 from __future__ import annotations
@@ -27,6 +20,8 @@ from dataclasses import dataclass, field
 from numbers import Integral, Real
 
 import numpy as np
+
+from .eigen import flip_signs
 
 __all__ = [
     "StiefelResult",
@@ -38,7 +33,10 @@ __all__ = [
     "rotate_to_eigenbasis",
     "trace_objective",
     "factored_trace_objective",
+    "BLOCK_KINDS",
 ]
+
+BLOCK_KINDS = ("stiefel", "euclidean")
 
 _EPS = np.finfo(np.float64).eps
 
@@ -52,8 +50,9 @@ class StiefelResult:
 
     Attributes
     ----------
-    X : ndarray of shape (n, p)
-        Final iterate, a point of St(n, p) (``X.T @ X`` equals the identity to rounding).
+    X : ndarray of shape (n, p), or list of ndarray
+        Final iterate: a point of St(n, p) (``X.T @ X`` equals the identity to rounding), or one
+        array per block for a product manifold.
     fun : float
         Objective value at ``X``.
     n_iter : int
@@ -63,8 +62,8 @@ class StiefelResult:
         stopped at ``max_iter`` or because the line search could not make progress.
     history : dict of str -> list of float
         Per iterate ``X_0, X_1, ..., X_{n_iter}`` (so each list has ``n_iter + 1`` entries), stored
-        unrounded: ``'objective'`` (f), ``'constraint_violation'`` (``||X^T X - I||_F``) and
-        ``'grad_norm'`` (Frobenius norm of the Riemannian gradient).
+        unrounded: ``'objective'`` (f), ``'constraint_violation'`` (``||X^T X - I||_F``, the largest
+        over the Stiefel blocks) and ``'grad_norm'`` (Frobenius norm of the Riemannian gradient).
     message : str
         Why the run stopped.
     """
@@ -78,7 +77,7 @@ class StiefelResult:
 
 
 # ----------------------------------------------------------------------------------------------
-# validation helpers (plain numpy on purpose: this module has no dependency on the rest)
+# validation helpers
 # ----------------------------------------------------------------------------------------------
 def _as_matrix(X, name, *, tall=True):
     """Return ``X`` as a finite float64 2-D array, raising ValueError that names ``name``."""
@@ -130,6 +129,61 @@ def _eval(fun, grad, X):
     if not (np.isfinite(f) and np.all(np.isfinite(G))):
         raise ValueError("fun(X) or grad(X) returned NaN or infinity; check the objective and the starting point X0.")
     return f, G
+
+
+def _eval_blocks(fun, grad, X, single):
+    """:func:`_eval` on a list of blocks (``fun`` and ``grad`` see one array when ``single``)."""
+    if single:
+        f, G = _eval(fun, grad, X[0])
+        return f, [G]
+    f = float(fun(X))
+    G = [np.asarray(g, dtype=np.float64) for g in grad(X)]
+    if [g.shape for g in G] != [x.shape for x in X]:
+        raise ValueError(
+            f"grad(X) must return one array per block with the block shapes {[x.shape for x in X]}, got "
+            f"{[g.shape for g in G]}."
+        )
+    if not (np.isfinite(f) and all(np.all(np.isfinite(g)) for g in G)):
+        raise ValueError("fun(X) or grad(X) returned NaN or infinity; check the objective and the starting point X0.")
+    return f, G
+
+
+def _start_point(X0, blocks):
+    """Blocks of the starting point: (list of arrays, kinds); Stiefel blocks projected onto St."""
+    if blocks is None:
+        return [project_stiefel(_as_matrix(X0, "X0"))], ("stiefel",)
+    blocks = tuple(blocks)
+    if not blocks or any(kind not in BLOCK_KINDS for kind in blocks):
+        raise ValueError(f"blocks must be a non-empty sequence of {list(BLOCK_KINDS)}; got {blocks!r}.")
+    if isinstance(X0, np.ndarray) or not isinstance(X0, (list, tuple)) or len(X0) != len(blocks):
+        raise ValueError(
+            f"X0 must be a list of {len(blocks)} arrays, one per block of blocks={blocks!r}; got "
+            f"{type(X0).__name__}."
+        )
+    X = []
+    for i, (x, kind) in enumerate(zip(X0, blocks)):
+        x = _as_matrix(x, f"X0[{i}]", tall=kind == "stiefel")
+        X.append(project_stiefel(x) if kind == "stiefel" else x.copy())
+    return X, blocks
+
+
+def _tangent(X, G, kinds):
+    """Riemannian gradient per block: tangent projection (Stiefel) or G itself (Euclidean)."""
+    return [riemannian_gradient(x, g) if kind == "stiefel" else g for x, g, kind in zip(X, G, kinds)]
+
+
+def _norm(R):
+    if len(R) == 1:
+        return float(np.linalg.norm(R[0]))
+    return float(np.sqrt(sum(float(np.sum(r * r)) for r in R)))
+
+
+def _inner(A, B):
+    return sum(float(np.sum(a * b)) for a, b in zip(A, B))
+
+
+def _violation(X, kinds):
+    return max((constraint_violation(x) for x, kind in zip(X, kinds) if kind == "stiefel"), default=0.0)
 
 
 def _progress_bar(progress, total, desc):
@@ -228,10 +282,49 @@ def _new_history():
     return {"objective": [], "constraint_violation": [], "grad_norm": []}
 
 
-def _record(history, f, X, gnorm):
+def _record(history, f, violation, gnorm):
     history["objective"].append(f)
-    history["constraint_violation"].append(constraint_violation(X))
+    history["constraint_violation"].append(violation)
     history["grad_norm"].append(gnorm)
+
+
+def _iterate(advance, X, f, gnorm, *, max_iter, tol, progress, callback, desc, view=None,
+             violation=constraint_violation):
+    """The loop every optimiser shares: stopping rule, history, callback and progress bar.
+
+    ``advance(k)`` makes iteration ``k`` (0-based) from the current iterate and returns the new
+    ``(X, f, gnorm)``, or a message (str) when it cannot move. ``view(X)`` is what the caller sees.
+    """
+    view = view or (lambda X: X)
+    history = _new_history()
+    _record(history, f, violation(X), gnorm)
+    if callback is not None:
+        callback(0, view(X))
+    converged, message, n_iter = False, f"reached max_iter={max_iter}", 0
+    bar = _progress_bar(progress, max_iter, desc)
+    try:
+        while True:
+            if gnorm <= tol * max(1.0, abs(f)):
+                converged, message = True, "Riemannian gradient norm <= tol * max(1, |f|)"
+                break
+            if n_iter >= max_iter:
+                break
+            moved = advance(n_iter)
+            if isinstance(moved, str):
+                message = moved
+                break
+            X, f, gnorm = moved
+            n_iter += 1
+            _record(history, f, violation(X), gnorm)
+            if callback is not None:
+                callback(n_iter, view(X))
+            if bar is not None:
+                bar.update(1)
+                bar.set_postfix(f=f, grad_norm=gnorm, refresh=False)
+    finally:
+        if bar is not None:
+            bar.close()
+    return StiefelResult(X=view(X), fun=f, n_iter=n_iter, converged=converged, history=history, message=message)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -242,6 +335,7 @@ def projected_gradient(
     grad,
     X0,
     *,
+    blocks=None,
     max_iter=2000,
     tol=1e-10,
     retraction="projection",
@@ -251,67 +345,62 @@ def projected_gradient(
     progress=False,
     callback=None,
 ):
-    """Minimise ``fun`` over St(n, p) by Riemannian gradient descent with a line search.
+    """Minimise ``fun`` over St(n, p), or a product of Stiefel and Euclidean blocks, by line search.
 
-    Each iteration moves from ``X`` along minus the Riemannian gradient ``R`` (see
-    :func:`riemannian_gradient`) and returns to the manifold with a retraction: the projection
-    :eq:`eq-stiefel-projection` (default; the projected gradient method of Tonin et al.) or the Cayley
-    transform :eq:`eq-cayley-update`. The step ``t`` starts from a Barzilai-Borwein estimate
-    (alternating the two BB formulas, as in Wen & Yin 2013; ``1 / ||R||_F`` on the first iteration)
-    and is multiplied by ``shrink`` until the Armijo condition
-    ``fun(X_new) <= fun(X) - armijo * t * ||R||_F^2`` holds. Accepted steps therefore decrease the
-    objective monotonically -- with one documented exception: once the required decrease
-    ``armijo * t * ||R||_F^2`` is below the rounding level of ``fun``,
-    ``32 eps max(1, |fun(X)|)``, function values can no longer tell a good step from a bad one, and a
-    step is accepted if ``fun(X_new) <= fun(X) + 32 eps max(1, |fun(X)|)``. Without this the
-    line search would stall far from the tolerance on well-scaled problems (the Armijo decrease is
-    quadratic in the gradient norm, the rounding error of ``fun`` is not).
-
-    Used on the trace objective of :eq:`eq-stiefel-trace` it reaches the top eigenspace of a kernel
-    matrix (Chapter 1, *Kernels, feature maps and conjugate feature duality*).
+    Each iteration moves along minus the Riemannian gradient ``R`` and returns to the manifold with
+    a retraction per Stiefel block: the projection :eq:`eq-stiefel-projection` (default; the
+    projected gradient method of Tonin et al.) or the Cayley transform :eq:`eq-cayley-update`.
+    Euclidean blocks move linearly. The step ``t`` starts from a Barzilai-Borwein estimate
+    (alternating BB1/BB2 over the summed inner products of all blocks; ``1 / ||R||_F`` at first) and
+    shrinks until the Armijo condition ``fun(X_new) <= fun(X) - armijo * t * ||R||_F^2`` holds, so
+    the objective decreases monotonically -- except below its rounding level: once the required
+    decrease is under ``32 eps max(1, |fun(X)|)``, a step with ``fun(X_new) <= fun(X) + 32 eps
+    max(1, |fun(X)|)`` is accepted (function values can no longer rank steps there).
 
     Parameters
     ----------
     fun : callable ``fun(X) -> float``
-        Objective to minimise.
+        Objective to minimise; with ``blocks`` it receives the list of blocks.
     grad : callable ``grad(X) -> ndarray (n, p)``
-        Its Euclidean gradient.
-    X0 : array-like of shape (n, p), n >= p
-        Starting point; it is first projected onto St(n, p) with :func:`project_stiefel`.
+        Its Euclidean gradient; with ``blocks``, one array per block.
+    X0 : array-like of shape (n, p), n >= p, or list of arrays
+        Starting point (Stiefel blocks are first projected with :func:`project_stiefel`).
+    blocks : sequence of {"stiefel", "euclidean"}, optional
+        The kind of each block of ``X0`` (a product manifold, e.g. ``("stiefel", "stiefel",
+        "euclidean")`` for two levels' hidden features and classifier weights). Default: ``X0`` is
+        one Stiefel block, passed to ``fun`` and ``grad`` as an array.
     max_iter : int, default=2000
         Maximum number of iterations (accepted steps).
     tol : float, default=1e-10
-        Stopping rule: the run stops, with ``converged=True``, at the first iterate where
-        ``||R||_F <= tol * max(1, |fun(X)|)`` (R the Riemannian gradient). Otherwise it stops after
-        ``max_iter`` iterations or when the line search fails, with ``converged=False``.
+        Stop, ``converged=True``, at the first iterate with ``||R||_F <= tol * max(1, |fun(X)|)``.
     retraction : {"projection", "cayley"}, default="projection"
-        How a step returns to the manifold.
     armijo : float in (0, 1), default=1e-4
-        Sufficient-decrease constant of the Armijo condition.
+        Sufficient-decrease constant.
     shrink : float in (0, 1), default=0.5
-        Factor applied to the step on each backtracking trial.
+        Backtracking factor.
     max_backtracks : int, default=60
         Trials per iteration before the line search is declared failed.
     progress : bool, default=False
         Show a tqdm progress bar.
     callback : callable ``callback(k, X)`` or None, default=None
-        Called with the iteration number ``k`` (0 for the start point) and the iterate ``X``
-        after each accepted iterate, e.g. to keep snapshots for a plot over iterations. Its
-        return value is ignored; it must not modify ``X``.
+        Called after each accepted iterate (``k = 0`` for the start point); must not modify ``X``.
 
     Returns
     -------
     StiefelResult
-        ``history`` has ``n_iter + 1`` entries per key (the start point included).
+        ``history`` has ``n_iter + 1`` entries per key; ``X`` is a list when ``blocks`` is given.
 
-    Raises
-    ------
-    ValueError
-        For a starting point that is not a finite 2-D array with n >= p, non-callable ``fun`` /
-        ``grad``, a gradient of the wrong shape, or out-of-range options.
+    Examples
+    --------
+    >>> K = np.diag([3.0, 2.0, 1.0])
+    >>> fun, grad = trace_objective(K)
+    >>> result = projected_gradient(fun, grad, np.ones((3, 1)))
+    >>> bool(result.converged), round(-2 * result.fun, 8)
+    (True, 3.0)
     """
     _check_callables(fun, grad)
-    X = project_stiefel(_as_matrix(X0, "X0"))
+    single = blocks is None
+    X, kinds = _start_point(X0, blocks)
     _check_positive(max_iter, "max_iter", integer=True, allow_zero=True)
     _check_positive(tol, "tol", allow_zero=True)
     if retraction not in ("projection", "cayley"):
@@ -322,59 +411,47 @@ def projected_gradient(
             raise ValueError(f"{name} must lie in (0, 1), got {value!r}.")
     _check_positive(max_backtracks, "max_backtracks", integer=True)
 
-    f, G = _eval(fun, grad, X)
-    R = riemannian_gradient(X, G)
-    gnorm = float(np.linalg.norm(R))
-    history = _new_history()
-    _record(history, f, X, gnorm)
-    if callback is not None:
-        callback(0, X)
+    def out(X):
+        return X[0] if single else X
+
+    def step(X, R, t):
+        return [_retract(x, r, t, retraction) if kind == "stiefel" else x - t * r for x, r, kind in zip(X, R, kinds)]
+
+    f, G = _eval_blocks(fun, grad, X, single)
+    R = _tangent(X, G, kinds)
+    gnorm = _norm(R)
     t = 1.0 / max(gnorm, _EPS)
-    converged, message, n_iter = False, f"reached max_iter={max_iter}", 0
-    bar = _progress_bar(progress, max_iter, "projected gradient")
-    try:
-        while True:
-            if gnorm <= tol * max(1.0, abs(f)):
-                converged, message = True, "Riemannian gradient norm <= tol * max(1, |f|)"
+
+    def advance(k):
+        nonlocal X, f, R, gnorm, t
+        floor = 32.0 * _EPS * max(1.0, abs(f))  # rounding level of fun near X
+        for _ in range(max_backtracks):
+            X_new = step(X, R, t)
+            f_new = float(fun(out(X_new)))
+            required = armijo * t * gnorm**2
+            if np.isfinite(f_new) and (f_new <= f - required or (required <= floor and f_new <= f + floor)):
                 break
-            if n_iter >= max_iter:
-                break
-            floor = 32.0 * _EPS * max(1.0, abs(f))  # rounding level of fun near X
-            for _ in range(max_backtracks):
-                X_new = _retract(X, R, t, retraction)
-                f_new = float(fun(X_new))
-                required = armijo * t * gnorm**2
-                if np.isfinite(f_new) and (f_new <= f - required or (required <= floor and f_new <= f + floor)):
-                    break
-                t *= shrink
-            else:
-                message = "line search failed: no step decreased the objective (rounding level reached?)"
-                break
-            f_new, G_new = _eval(fun, grad, X_new)
-            R_new = riemannian_gradient(X_new, G_new)
-            # Barzilai-Borwein trial step for the next iteration, from the last displacement S and
-            # the change Y of the Riemannian gradient; alternating BB1/BB2 avoids the slow zig-zag
-            # either formula alone shows on ill-conditioned problems.
-            S, Y = X_new - X, R_new - R
-            sy = abs(float(np.sum(S * Y)))
-            if sy > 0:
-                t = float(np.sum(S * S)) / sy if n_iter % 2 == 0 else sy / float(np.sum(Y * Y))
-            else:
-                t = t / shrink  # no curvature information: try a larger step
-            t = min(max(t, 1e-20), 1e20)
-            X, f, R = X_new, f_new, R_new
-            gnorm = float(np.linalg.norm(R))
-            n_iter += 1
-            _record(history, f, X, gnorm)
-            if callback is not None:
-                callback(n_iter, X)
-            if bar is not None:
-                bar.update(1)
-                bar.set_postfix(f=f, grad_norm=gnorm, refresh=False)
-    finally:
-        if bar is not None:
-            bar.close()
-    return StiefelResult(X=X, fun=f, n_iter=n_iter, converged=converged, history=history, message=message)
+            t *= shrink
+        else:
+            return "line search failed: no step decreased the objective (rounding level reached?)"
+        f_new, G_new = _eval_blocks(fun, grad, X_new, single)
+        R_new = _tangent(X_new, G_new, kinds)
+        # Barzilai-Borwein trial step from the displacement S and the change Y of the Riemannian
+        # gradient; alternating BB1/BB2 avoids the zig-zag of either alone.
+        S = [a - b for a, b in zip(X_new, X)]
+        Y = [a - b for a, b in zip(R_new, R)]
+        sy = abs(_inner(S, Y))
+        if sy > 0:
+            t = _inner(S, S) / sy if k % 2 == 0 else sy / _inner(Y, Y)
+        else:
+            t = t / shrink  # no curvature information: try a larger step
+        t = min(max(t, 1e-20), 1e20)
+        X, f, R = X_new, f_new, R_new
+        gnorm = _norm(R)
+        return X, f, gnorm
+
+    return _iterate(advance, X, f, gnorm, max_iter=max_iter, tol=tol, progress=progress, callback=callback,
+                    desc="projected gradient", view=out, violation=lambda X: _violation(X, kinds))
 
 
 def cayley_adam(
@@ -393,31 +470,13 @@ def cayley_adam(
 ):
     """Minimise ``fun`` over St(n, p) with Cayley-Adam (Li, Li & Todorovic, ICLR 2020).
 
-    Algorithm 2 of "Efficient Riemannian optimization on the Stiefel manifold via the Cayley
-    transform", the optimiser the duality paper uses for its Stiefel algorithms. Per iteration k
-    (G the Euclidean gradient at X):
-
-    1. momentum and a single second-moment scalar, Adam style:
-       ``M <- b1 M + (1 - b1) G``, ``v <- b2 v + (1 - b2) ||G||_F^2``,
-       ``r = (1 - b1^k) sqrt(v / (1 - b2^k) + epsilon)``;
-    2. the skew-symmetric ``A = -(W_hat - W_hat^T) / r`` with ``W_hat = M X^T - X (X^T M X^T) / 2``,
-       and the momentum is projected onto the tangent space, ``M <- M - X sym(X^T M)``;
-    3. step ``alpha = min(learning_rate, 2 q / (||A||_F + epsilon))`` and the Cayley retraction
-       :eq:`eq-cayley-update` ``X <- (I - alpha/2 A)^{-1} (I + alpha/2 A) X``.
-
-    Two departures from the paper, both for accuracy: the Cayley transform is applied exactly, via
-    the Sherman-Morrison-Woodbury identity on A's rank-2p factors (O(n p^2) per step), instead of
-    the paper's two fixed-point iterations; and v starts at 0 (standard Adam bias correction).
-    The Cayley transform of a skew-symmetric matrix is orthogonal, so in exact arithmetic X never
-    leaves the manifold; in floating point each step adds an error of order eps, and over thousands
-    of steps that drift accumulates. Whenever ``||X^T X - I||_F`` exceeds 1e-10 the iterate is
-    therefore re-projected with :func:`project_stiefel` (the closest point, so the iterate moves by
-    about that amount only) -- far below any tolerance the optimiser reaches, and far above
-    rounding so it happens rarely.
-
-    Adam's step does not shrink with the gradient the way a line-search step adapts, so Cayley-Adam
-    converges reliably but slowly to high accuracy; use :func:`projected_gradient` when the answer
-    must be accurate to many digits.
+    Implements :eq:`eq-cayley-update` with Adam's moments (Algorithm 2 of the Cayley-Adam paper,
+    the duality paper's optimiser; derived in Chapter 4). Two departures, both for accuracy: the
+    Cayley transform is applied exactly through the Sherman-Morrison-Woodbury identity on the skew
+    matrix's rank-2p factors (``O(n p^2)`` per step) instead of two fixed-point iterations, and the
+    iterate is re-projected onto St whenever ``||X^T X - I||_F > 1e-10`` (rounding drift over
+    thousands of steps). Adam's step does not shrink with the gradient, so it converges reliably
+    but slowly to many digits: use :func:`projected_gradient` for accuracy.
 
     Parameters
     ----------
@@ -470,46 +529,28 @@ def cayley_adam(
 
     f, G = _eval(fun, grad, X)
     gnorm = float(np.linalg.norm(riemannian_gradient(X, G)))
-    history = _new_history()
-    _record(history, f, X, gnorm)
-    if callback is not None:
-        callback(0, X)
     M = np.zeros_like(X)
     v = 0.0
-    converged, message, n_iter = False, f"reached max_iter={max_iter}", 0
-    bar = _progress_bar(progress, max_iter, "Cayley-Adam")
-    try:
-        while True:
-            if gnorm <= tol * max(1.0, abs(f)):
-                converged, message = True, "Riemannian gradient norm <= tol * max(1, |f|)"
-                break
-            if n_iter >= max_iter:
-                break
-            k = n_iter + 1
-            M = b1 * M + (1.0 - b1) * G
-            v = b2 * v + (1.0 - b2) * float(np.sum(G * G))
-            r = (1.0 - b1**k) * np.sqrt(v / (1.0 - b2**k) + epsilon)
-            U, V = _cayley_factors(X, M / r)
-            # ||A||_F^2 = ||U V^T||_F^2 = sum((U^T U) * (V^T V)), computed without the n x n A.
-            norm_A = float(np.sqrt(max(np.sum((U.T @ U) * (V.T @ V)), 0.0)))
-            M = riemannian_gradient(X, M)
-            alpha = min(learning_rate, 2.0 * q / (norm_A + epsilon))
-            X = _cayley_step(X, U, V, alpha)
-            if constraint_violation(X) > _REPROJECT_THRESHOLD:
-                X = project_stiefel(X)
-            f, G = _eval(fun, grad, X)
-            gnorm = float(np.linalg.norm(riemannian_gradient(X, G)))
-            n_iter += 1
-            _record(history, f, X, gnorm)
-            if callback is not None:
-                callback(n_iter, X)
-            if bar is not None:
-                bar.update(1)
-                bar.set_postfix(f=f, grad_norm=gnorm, refresh=False)
-    finally:
-        if bar is not None:
-            bar.close()
-    return StiefelResult(X=X, fun=f, n_iter=n_iter, converged=converged, history=history, message=message)
+
+    def advance(k):
+        nonlocal X, f, G, M, v
+        k += 1
+        M = b1 * M + (1.0 - b1) * G
+        v = b2 * v + (1.0 - b2) * float(np.sum(G * G))
+        r = (1.0 - b1**k) * np.sqrt(v / (1.0 - b2**k) + epsilon)
+        U, V = _cayley_factors(X, M / r)
+        # ||A||_F^2 = ||U V^T||_F^2 = sum((U^T U) * (V^T V)), computed without the n x n A.
+        norm_A = float(np.sqrt(max(np.sum((U.T @ U) * (V.T @ V)), 0.0)))
+        M = riemannian_gradient(X, M)
+        alpha = min(learning_rate, 2.0 * q / (norm_A + epsilon))
+        X = _cayley_step(X, U, V, alpha)
+        if constraint_violation(X) > _REPROJECT_THRESHOLD:
+            X = project_stiefel(X)
+        f, G = _eval(fun, grad, X)
+        return X, f, float(np.linalg.norm(riemannian_gradient(X, G)))
+
+    return _iterate(advance, X, f, gnorm, max_iter=max_iter, tol=tol, progress=progress, callback=callback,
+                    desc="Cayley-Adam")
 
 
 # ----------------------------------------------------------------------------------------------
@@ -530,8 +571,7 @@ def trace_objective(K):
     maps and conjugate feature duality*). ``K`` is symmetrised, ``(K + K^T) / 2``, so the gradient
     formula holds exactly.
 
-    The two callables share a one-entry cache of ``K @ H``: an optimiser that asks for ``fun(H)``
-    and then ``grad(H)`` at the same ``H`` pays for one O(N^2 s) product, not two.
+    The two callables share a one-entry cache of ``K @ H`` (one O(N^2 s) product per point).
 
     Parameters
     ----------
@@ -545,23 +585,29 @@ def trace_objective(K):
     """
     K = _check_square(K)
     K = 0.5 * (K + K.T)
-    cache = {"H": None, "KH": None}
-
-    def _KH(H):
-        H = np.asarray(H, dtype=np.float64)
-        last = cache["H"]
-        if last is None or last.shape != H.shape or not np.array_equal(last, H):
-            cache["H"], cache["KH"] = H.copy(), K @ H
-        return cache["H"], cache["KH"]
+    KH = _last_product(lambda H: K @ H)
 
     def fun(H):
-        H, KH = _KH(H)
-        return -0.5 * float(np.sum(H * KH))
+        return -0.5 * float(np.sum(np.asarray(H, dtype=np.float64) * KH(H)))
 
     def grad(H):
-        return -_KH(H)[1]
+        return -KH(H)
 
     return fun, grad
+
+
+def _last_product(product):
+    """``at(X) = product(X)``, remembering the last ``X``: ``fun`` then ``grad`` at one point pay once."""
+    cache = {"X": None, "value": None}
+
+    def at(X):
+        X = np.asarray(X, dtype=np.float64)
+        last = cache["X"]
+        if last is None or last.shape != X.shape or not np.array_equal(last, X):
+            cache["X"], cache["value"] = X.copy(), product(X)
+        return cache["value"]
+
+    return at
 
 
 def factored_trace_objective(Phi):
@@ -585,21 +631,14 @@ def factored_trace_objective(Phi):
     grad : callable ``grad(U) -> ndarray (d, s)``
     """
     Phi = _as_matrix(Phi, "Phi", tall=False)
-    cache = {"U": None, "PU": None}
-
-    def _PU(U):
-        U = np.asarray(U, dtype=np.float64)
-        last = cache["U"]
-        if last is None or last.shape != U.shape or not np.array_equal(last, U):
-            cache["U"], cache["PU"] = U.copy(), Phi @ U
-        return cache["PU"]
+    PU = _last_product(lambda U: Phi @ U)
 
     def fun(U):
-        PU = _PU(U)
-        return -0.5 * float(np.sum(PU * PU))
+        value = PU(U)
+        return -0.5 * float(np.sum(value * value))
 
     def grad(U):
-        return -(Phi.T @ _PU(U))
+        return -(Phi.T @ PU(U))
 
     return fun, grad
 
@@ -611,7 +650,7 @@ def rotate_to_eigenbasis(H, K):
     an orthogonal ``O``. With ``Gamma' = H^T K H`` (s x s, symmetrised) ``= O Gamma O^T`` its
     eigendecomposition (eigenvalues descending), ``H O`` has ``(H O)^T K (H O) = Gamma`` diagonal
     (Chapter 1, *Kernels, feature maps and conjugate feature duality*). Only the small s x s matrix
-    is decomposed. The library's sign convention (:func:`rkmlearn.linalg.flip_signs`: each column's
+    is decomposed. The library's sign convention (:func:`rkmlearn.solvers.eigen.flip_signs`: each column's
     entry of largest absolute value is positive) is applied to ``H O``, and ``O``'s columns are
     flipped with it so that ``H @ O`` equals the returned basis.
 
@@ -629,8 +668,6 @@ def rotate_to_eigenbasis(H, K):
     O : ndarray of shape (s, s)
         The orthogonal rotation.
     """
-    from .linalg import flip_signs  # lazy: keeps this module importable on its own
-
     H = _as_matrix(H, "H")
     K = _check_square(K)
     if K.shape[0] != H.shape[0]:

@@ -43,7 +43,7 @@ def sines_eig(sines):
 
 @pytest.fixture(scope="module")
 def sines_stiefel(sines):
-    """Algorithms 3 and 4, rotated and not, from the same seeds."""
+    """Algorithms 3 and 4 with the paper's Cayley-Adam, rotated and not, from the same seeds."""
     fits = {}
     for setting in ("primal", "dual"):
         for rotate in (True, False):
@@ -51,6 +51,7 @@ def sines_stiefel(sines):
                 4,
                 setting=setting,
                 solver="stiefel",
+                optimizer="cayley_adam",
                 rotate=rotate,
                 feature_maps=identity_maps() if setting == "primal" else None,
                 random_state=0,
@@ -154,8 +155,9 @@ def test_unrotated_stiefel_gamma_is_not_diagonal_but_forecasts_agree(sines_stief
 
 
 def test_stiefel_is_deterministic(sines):
-    a = NARForecaster(MultiViewKPCA(4, solver="stiefel", random_state=7), LAG).fit(sines.train).model_
-    b = NARForecaster(MultiViewKPCA(4, solver="stiefel", random_state=7), LAG).fit(sines.train).model_
+    model = MultiViewKPCA(4, solver="stiefel", optimizer="cayley_adam", random_state=7)
+    a = NARForecaster(model, LAG).fit(sines.train).model_
+    b = NARForecaster(model, LAG).fit(sines.train).model_
     assert np.array_equal(a.H_, b.H_) and a.n_iter_ == b.n_iter_
 
 
@@ -206,15 +208,15 @@ def test_dual_imputation_sums_over_the_other_views_and_matches_primal(three_view
     np.testing.assert_allclose(h_dual, h_primal, rtol=0, atol=1e-8 * np.abs(h_primal).max())
 
     # eq-mv-impute-dual written out with the sum over w != v ...
-    view_fm = dual._views
+    view_fm = dual.views_  # the fitted View objects (public)
     k_rows = [view_fm[w].centred_kernel_rows(X) for w, X in enumerate(query) if w != target]
-    K_v_c = view_fm[target].Phi_c @ view_fm[target].Phi_c.T
+    K_v_c = view_fm[target].centred_features() @ view_fm[target].centred_features().T
     H, Gamma = dual.H_, dual.Gamma_
     h = np.linalg.solve(Gamma - H.T @ K_v_c @ H, H.T @ sum(k_rows).T).T
     np.testing.assert_allclose(h, h_dual, atol=1e-8 * np.abs(h).max())
     # ... and its imputed kernel vector equals the primal route Phi_{v,c} U_v h
     k_dual = h @ (K_v_c @ H).T
-    k_primal = (h_primal @ primal.U_[target].T) @ view_fm[target].Phi_c.T
+    k_primal = (h_primal @ primal.U_[target].T) @ view_fm[target].centred_features().T
     np.testing.assert_allclose(k_dual, k_primal, atol=1e-8 * np.abs(k_primal).max())
 
     # the formula as printed (k_v of the *target* view inside the sum) is a different map: with

@@ -1,0 +1,211 @@
+"""One RKM level: the hidden features ``H`` of fitted views, solved in the primal or the dual.
+
+:func:`solve_level` is the shared core of every eigen-model (Algorithms 1-4 of the duality paper,
+Chapter 2): the dual eigenproblem ``K H = H Lambda`` of the summed centred kernel matrix
+(:eq:`eq-mv-dual-eig`, plus an optional coupling matrix: Part V's ``(K + A) H = H Lambda``) or the
+primal one ``C U~ = U~ Lambda`` of the concatenated centred features (:eq:`eq-mv-primal-eig`), by
+eigendecomposition or on the Stiefel manifold with the rotation (:eq:`eq-mv-rotation`).
+
+Conventions (fixed here, once): eigenvalues are those of ``K`` / ``C``, NOT divided by ``n``, and
+``Gamma = Lambda``; ``U = U~ Gamma^{1/2}`` (:eq:`eq-mv-rescaling`); ``h_i = Gamma^{-1} sum_v e_{v,i}``
+with the view scores ``e_{v,i} = U_v^T phi_{v,c}(x_i)`` (:eq:`eq-mv-stationarity`); signs by
+:func:`~rkmlearn.solvers.eigen.flip_signs` on ``H`` in every setting, ``U``, ``U~`` follow.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ._validation import check_n_components, check_random_state
+from .base import LEVEL_DEFAULTS, LEVEL_OPTIONS, check_parameters, warn_not_converged
+from .solvers.eigen import check_leading_eigenvalues, check_symmetric_matrix, flip_signs
+from .solvers.subspace import Subspace, leading_subspace
+
+__all__ = ["Level", "solve_level"]
+
+
+@dataclass(frozen=True)
+class Level:
+    """A solved RKM level (see :func:`solve_level`).
+
+    Attributes
+    ----------
+    H : ndarray of shape (n, s)
+        Hidden features of the training samples.
+    U : list of (ndarray of shape (d_v, s) or None)
+        Per view ``U_v``: primal weights (:eq:`eq-mv-stationarity` ``U_v = Phi_{v,c}^T H`` in the
+        dual); None for a view with an implicit kernel.
+    U_tilde : ndarray of shape (d_f, s) or None
+        Orthonormal ``U~`` (primal).
+    scores : list of ndarray of shape (n, s)
+        Per view ``E_v = Phi_{v,c} U_v = K_{v,c} H``: row i is ``e_{v,i}``.
+    spectrum : Subspace
+        The eig / Stiefel step (:func:`~rkmlearn.solvers.subspace.leading_subspace`): ``values``,
+        ``Gamma``, ``Gamma_prime``, ``history``, ``n_iter``.
+    trace : float
+        ``trace(K)`` or ``trace(C)`` (explained variance ratios are ``eigenvalues / trace``).
+    matrix : ndarray or None
+        The decomposed ``K`` (dual) or ``C`` (primal, when formed) if ``keep_matrix``.
+    """
+
+    H: np.ndarray
+    U: list
+    U_tilde: np.ndarray | None
+    scores: list
+    spectrum: Subspace
+    trace: float
+    matrix: np.ndarray | None = None
+
+    @property
+    def eigenvalues(self):
+        """Of ``K`` / ``C`` (of ``Gamma'`` for an unrotated Stiefel fit), descending, shape (s,)."""
+        return self.spectrum.values
+
+    @property
+    def Gamma(self):
+        """``diag(eigenvalues)`` after eig or rotation, else ``Gamma'``; shape (s, s)."""
+        return self.spectrum.Gamma
+
+
+def _finite(value, what):
+    if not np.all(np.isfinite(value)):
+        raise ValueError(
+            f"{what} overflowed (inf or NaN from finite inputs): the data are too large. Rescale X "
+            "(e.g. sklearn.preprocessing.StandardScaler)."
+        )
+    return value
+
+
+def solve_level(views, n_components, *, setting=LEVEL_DEFAULTS["setting"], solver=LEVEL_DEFAULTS["solver"],
+                rescale=LEVEL_DEFAULTS["rescale"], rotate=LEVEL_DEFAULTS["rotate"], coupling=None,
+                eigen_solver=LEVEL_DEFAULTS["eigen_solver"], optimizer=LEVEL_DEFAULTS["optimizer"],
+                learning_rate=LEVEL_DEFAULTS["learning_rate"], max_iter=LEVEL_DEFAULTS["max_iter"],
+                tol=LEVEL_DEFAULTS["tol"], verbose=LEVEL_DEFAULTS["verbose"], random_state=None,
+                keep_matrix=False, name="solve_level"):
+    """Hidden features of one RKM level from fitted :class:`~rkmlearn.views.View` objects.
+
+    Parameters
+    ----------
+    views : list of View
+        Fitted on the same ``n`` samples. The primal setting needs explicit feature maps.
+    n_components : int
+        ``s``, ``1 <= s <= n - 1`` (and ``<= d_f`` in the primal); a numerically zero eigenvalue
+        (relative to the scale of the data) is a ``ValueError``.
+    setting : {"dual", "primal"}
+        ``K = sum_v K_{v,c} (+ coupling)`` (n x n) or ``C = Phi_c^T Phi_c`` (d_f x d_f; with the
+        Stiefel solver and ``d_f > n`` only its factor ``Phi_c`` is used).
+    solver : {"eig", "stiefel"}
+    rescale : bool
+        Primal only: ``U = U~ Gamma^{1/2}``; False keeps ``U = U~`` (Chapter 3's Figure 7).
+    rotate : bool
+        Stiefel only: rotate to the eigenbasis.
+    coupling : array-like of shape (n, n), optional
+        Symmetric matrix added to ``K`` (dual only), e.g. the recurrent RKM's ``A``.
+    eigen_solver : {"auto", "dense", "arpack"}
+    optimizer : {"pg", "cayley_adam"}
+    learning_rate : float
+        Cayley-Adam's step bound.
+    max_iter : int
+    tol : float
+        Stiefel stopping rule (Riemannian gradient norm ``<= tol * max(1, |f|)``).
+    verbose : bool
+        Progress bar and a one-line summary of the Stiefel run.
+    random_state : int, RandomState, Generator or None
+        Seeds ARPACK's start vector or the Stiefel starting point.
+    keep_matrix : bool, default=False
+        Keep the decomposed matrix in :attr:`Level.matrix`.
+    name : str
+        Who is solving, for warnings and messages.
+
+    Returns
+    -------
+    Level
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from rkmlearn import View
+    >>> X = np.random.default_rng(0).normal(size=(30, 3))
+    >>> level = solve_level([View().fit(X)], 2)          # linear kernel: PCA scores
+    >>> level.H.shape, bool(np.allclose(level.H.T @ level.H, np.eye(2)))
+    ((30, 2), True)
+    """
+    opts = check_parameters(dict(setting=setting, solver=solver, rescale=rescale, rotate=rotate,
+                                 eigen_solver=eigen_solver, optimizer=optimizer, learning_rate=learning_rate,
+                                 max_iter=max_iter, tol=tol, verbose=verbose), LEVEL_OPTIONS)
+    n = views[0].X_.shape[0]
+    if n < 2:
+        raise ValueError(f"{name} needs at least 2 samples to centre the features; got 1. Pass more samples.")
+    if not opts["rescale"] and opts["setting"] != "primal":
+        raise ValueError(
+            "rescale=False only applies to setting='primal' (U = U~ Lambda^{1/2} is a primal step; the "
+            "dual H needs no rescaling). Use setting='primal' or rescale=True."
+        )
+    described = ", ".join(view.description for view in views)
+    solve = dict(method=opts["solver"], rotate=opts["rotate"], eigen_solver=opts["eigen_solver"],
+                 optimizer=opts["optimizer"], learning_rate=opts["learning_rate"], max_iter=opts["max_iter"],
+                 tol=opts["tol"], progress=opts["verbose"])
+    rng = check_random_state(random_state)
+    if opts["setting"] == "dual":
+        s = check_n_components(n_components, n - 1, what="n_samples - 1")
+        K_views = [_finite(view.centred_gram(), f"the centred Gram matrix of view {v}") for v, view in enumerate(views)]
+        K = K_views[0] if len(K_views) == 1 else np.sum(K_views, axis=0)
+        scale = sum(view.scale_ for view in views)
+        if coupling is not None:
+            coupling = check_symmetric_matrix(coupling, "coupling")
+            if coupling.shape != (n, n):
+                raise ValueError(f"coupling must be ({n}, {n}), one row per sample; got {coupling.shape}.")
+            K, scale = K + coupling, scale + float(np.abs(coupling).max())
+        sub = leading_subspace(K, s, rng, **solve)
+        size, what, matrix = n, f"the centred kernel matrix ({described})", K
+    else:
+        if coupling is not None:
+            raise ValueError("coupling is an n x n matrix of the dual problem; use setting='dual'.")
+        if not all(view.explicit for view in views):
+            bad = next(v for v, view in enumerate(views) if not view.explicit)
+            raise ValueError(
+                f"setting='primal' needs an explicit feature map in every view, but view {bad} has an "
+                f"implicit {views[bad].description}. Give it a feature map (e.g. IdentityFeatures()) or "
+                "use setting='dual'."
+            )
+        Phis = [view.centred_features() for view in views]
+        Phi_c = Phis[0] if len(Phis) == 1 else np.hstack(Phis)
+        d_f = Phi_c.shape[1]
+        s = check_n_components(n_components, min(n - 1, d_f), what=f"min(n_samples - 1, d_f) = min({n - 1}, {d_f})")
+        _finite(np.einsum("ij,ij->", Phi_c, Phi_c), "the trace of the feature covariance C")
+        scale = sum(view.scale_ for view in views)
+        if d_f <= n or opts["solver"] == "eig":
+            C = Phi_c.T @ Phi_c
+            matrix = 0.5 * (C + C.T)  # exactly symmetric, as the eigensolvers assume
+            sub, size = leading_subspace(matrix, s, rng, **solve), d_f
+        else:  # Stiefel with d_f > n: never form the d_f x d_f matrix
+            matrix, size = None, n
+            sub = leading_subspace(None, s, rng, factor=Phi_c, **solve)
+        what = f"the feature covariance C ({described})"
+    if sub.history is not None:
+        if not sub.converged:
+            warn_not_converged(name, sub.n_iter, sub.message)
+        if opts["verbose"]:
+            print(f"{name}[{opts['optimizer']}]: {sub.n_iter} iterations, converged={sub.converged}, "
+                  f"grad_norm={sub.history['grad_norm'][-1]:.3e}")
+    check_leading_eigenvalues(sub.values, size, s, what, scale=scale)
+    fix_signs = opts["solver"] == "eig" or opts["rotate"]
+    if opts["setting"] == "dual":
+        H = flip_signs(sub.basis) if fix_signs else sub.basis
+        scores = [K_v @ H for K_v in K_views]  # K_{v,c} H
+        U = [view.centred_features().T @ H if view.explicit else None for view in views]
+        return Level(H, U, None, scores, sub, float(np.trace(K)), matrix if keep_matrix else None)
+    # primal: U = U~ Gamma^{1/2} (eq-mv-rescaling), h_i = Gamma^{-1} sum_v e_{v,i} (eq-mv-stationarity)
+    w, O = np.linalg.eigh(sub.Gamma)
+    U_tilde = sub.basis
+    U = ((U_tilde @ O) * np.sqrt(w)) @ O.T if opts["rescale"] else U_tilde
+    H = (((Phi_c @ U) @ O) / w) @ O.T
+    if fix_signs:
+        H, signs = flip_signs(H, return_signs=True)
+        U, U_tilde = U * signs, U_tilde * signs
+    U_views = np.split(U, np.cumsum([P.shape[1] for P in Phis])[:-1], axis=0)
+    scores = [P @ U_v for P, U_v in zip(Phis, U_views)]
+    trace = float(np.einsum("ij,ij->", Phi_c, Phi_c))
+    return Level(H, U_views, U_tilde, scores, sub, trace, matrix if keep_matrix else None)

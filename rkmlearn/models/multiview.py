@@ -1,0 +1,332 @@
+"""Multi-view kernel PCA as an RKM in primal and dual: :class:`MultiViewKPCA` (Part I).
+
+The model is a list of :class:`~rkmlearn.views.View` objects plus one level
+(:func:`~rkmlearn.level.solve_level`); inference solves small ``s x s`` systems factored once at
+fit (:class:`~rkmlearn.solvers.linear.SymmetricSolver`) and maps imputed views back to inputs.
+"""
+
+from __future__ import annotations
+
+from numbers import Integral
+
+import numpy as np
+from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.utils.validation import check_is_fitted
+
+from .._validation import check_scalar_range, check_views
+from ..base import LEVEL_DEFAULTS, estimator_init, level_options
+from ..level import solve_level
+from ..preimage import kernel_smoother
+from ..solvers.eigen import rank_tolerance
+from ..solvers.linear import SymmetricSolver
+from ..views import View
+
+__all__ = ["MultiViewKPCA"]
+
+_ALGORITHMS = {("primal", "eig"): 1, ("dual", "eig"): 2, ("primal", "stiefel"): 3, ("dual", "stiefel"): 4}
+
+
+class MultiViewKPCA(TransformerMixin, BaseEstimator):
+    r"""Multi-view kernel PCA as a Restricted Kernel Machine, primal or dual, four algorithms.
+
+    Views ``v = 1..V`` of the same ``n`` samples share one hidden feature ``h_i`` per sample
+    (:eq:`eq-mv-jprd`, Chapter 2). The stationarity conditions :eq:`eq-mv-stationarity` give the
+    primal eigenproblem of the cross-covariance (:eq:`eq-mv-primal-eig`, with ``U = U~ Lambda^{1/2}``,
+    :eq:`eq-mv-rescaling`) or the dual one of ``K = sum_v M_c K_v M_c`` (:eq:`eq-mv-dual-eig`);
+    ``setting`` x ``solver`` are the paper's Algorithms 1-4 (``solver="stiefel"``: Chapter 4,
+    :eq:`eq-mv-rotation`). Inference: the latent map :eq:`eq-mv-latent` (:meth:`transform`) and view
+    imputation :eq:`eq-mv-impute-primal` / :eq:`eq-mv-impute-dual` (:meth:`predict_view`).
+
+    Conventions: ``eigenvalues_`` are those of ``C`` / ``K``, not divided by ``n``; signs by
+    :func:`~rkmlearn.solvers.eigen.flip_signs` on ``H_`` (primal and dual agree without sign fixing);
+    ``n_components`` at most the numerical rank.
+
+    Parameters
+    ----------
+    n_components : int, default=2
+        Number of components ``s``.
+    kernels : list or None, default=None
+        One kernel per view (str, :class:`~rkmlearn.kernels.Kernel` or callable; ``None`` entries:
+        linear). ``None``: linear in every view. A view with a feature map needs a ``None`` kernel.
+    feature_maps : list or None, default=None
+        One explicit feature map per view (cloned, fitted), ``None`` entries for kernel views. The
+        primal setting needs one in every view.
+    setting : {"dual", "primal"}, default="dual"
+    solver : {"eig", "stiefel"}, default="eig"
+    rescale : bool, default=True
+        Primal only: ``U = U~ Gamma^{1/2}``; False is the omission of Chapter 3 (Figure 7).
+    rotate : bool, default=True
+        Stiefel only: rotate to the eigenbasis.
+    eigen_solver : {"auto", "dense", "arpack"}, default="auto"
+        See :func:`rkmlearn.solvers.eigen.top_eigenpairs`.
+    optimizer : {"pg", "cayley_adam"}, default="pg"
+        Stiefel optimiser: :func:`~rkmlearn.solvers.stiefel.projected_gradient` or
+        :func:`~rkmlearn.solvers.stiefel.cayley_adam` (the duality paper's).
+    learning_rate : float, default=0.3
+        Cayley-Adam's step bound (2650 iterations to ``tol`` on Chapter 4's sum of sines; 8300 at 0.1).
+    max_iter : int, default=10000
+    tol : float, default=1e-10
+        Stiefel stopping rule (Riemannian gradient norm ``<= tol * max(1, |f|)``).
+    preimage_top_k : int or None, default=None
+        Kernel-smoother pre-images (:func:`rkmlearn.preimage.kernel_smoother`) keep the ``top_k``
+        largest weights; ``1 <= preimage_top_k <= n_samples`` (checked at fit).
+    random_state : int, RandomState, Generator or None, default=None
+        Seeds the Stiefel starting point and ARPACK's start vector.
+    verbose : bool, default=False
+
+    Attributes
+    ----------
+    H_ : ndarray of shape (n_samples, n_components)
+        Hidden features of the training samples (orthonormal columns when ``rescale=True``).
+    Gamma_ : ndarray of shape (n_components, n_components)
+        ``diag(eigenvalues_)`` (eig, or Stiefel with rotation), else ``Gamma'``.
+    Gamma_prime_ : ndarray of shape (n_components, n_components) or None
+        The optimiser's ``Gamma'`` (Stiefel); None for eig.
+    eigenvalues_ : ndarray of shape (n_components,)
+    explained_variance_ratio_ : ndarray of shape (n_components,)
+    U_ : list of ndarray or None
+        Per view ``U_v`` (primal, or dual with a feature map in every view), else None.
+    U_tilde_ : ndarray of shape (d_f, n_components) or None
+        Orthonormal ``U~`` (primal).
+    views_ : list of View
+        The fitted views.
+    n_views_ : int
+    n_features_in_ : list of int
+    history_ : dict or None
+    n_iter_ : int or None
+    algorithm_ : int
+        The paper's algorithm (1-4) that was run.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from rkmlearn import MultiViewKPCA
+    >>> from rkmlearn.features import IdentityFeatures
+    >>> rng = np.random.default_rng(0)
+    >>> z = rng.normal(size=(100, 2))
+    >>> Xs = [z @ rng.normal(size=(2, 5)), z @ rng.normal(size=(2, 3))]
+    >>> dual = MultiViewKPCA(n_components=2).fit(Xs)
+    >>> primal = MultiViewKPCA(n_components=2, setting="primal",
+    ...                        feature_maps=[IdentityFeatures(), IdentityFeatures()]).fit(Xs)
+    >>> bool(np.allclose(dual.H_, primal.H_)), bool(np.allclose(dual.predict_view([Xs[0], None], 1), Xs[1]))
+    (True, True)
+    """
+
+    __init__ = estimator_init({"n_components": 2}, {"kernels": None, "feature_maps": None, **LEVEL_DEFAULTS,
+                                                    "preimage_top_k": None, "random_state": None})
+
+    # -- fit -----------------------------------------------------------------------------------
+    def _make_views(self, n_views):
+        """One unfitted :class:`View` per view from ``kernels`` and ``feature_maps``."""
+        kernels = self._per_view(self.kernels, "kernels", n_views)
+        feature_maps = self._per_view(self.feature_maps, "feature_maps", n_views)
+        for v, (kernel, fmap) in enumerate(zip(kernels, feature_maps)):
+            if fmap is not None and kernel is not None:
+                raise ValueError(
+                    f"view {v} has both kernels[{v}]={kernel!r} and feature_maps[{v}]; give one of them "
+                    "(with a feature map the kernel is the linear kernel of its features)."
+                )
+            if fmap is None and self.setting == "primal":
+                raise ValueError(
+                    f"setting='primal' needs an explicit feature map in every view, but feature_maps[{v}] "
+                    "is None. Pass e.g. feature_maps=[IdentityFeatures(), RandomFourierFeatures(...)], "
+                    "or use setting='dual' to work with kernels."
+                )
+        return [View(kernel=k, feature_map=fm) for k, fm in zip(kernels, feature_maps)]
+
+    @staticmethod
+    def _per_view(value, name, n_views):
+        if value is None:
+            return [None] * n_views
+        if not isinstance(value, (list, tuple)):
+            raise ValueError(f"{name} must be a list with one entry per view (or None); got {type(value).__name__}.")
+        if len(value) != n_views:
+            raise ValueError(
+                f"{name} has {len(value)} entries but Xs has {n_views} views; pass one entry per view "
+                "(None for the default)."
+            )
+        return list(value)
+
+    def fit(self, Xs, y=None):
+        """Fit the model to a list of views (row ``i`` of every view is sample ``i``, ``n >= 2``).
+
+        Parameters
+        ----------
+        Xs : list of array-like, each of shape (n_samples, n_features_v)
+        y : ignored
+
+        Returns
+        -------
+        self : MultiViewKPCA
+        """
+        Xs = check_views(Xs, "Xs")
+        if self.preimage_top_k is not None:
+            check_scalar_range(self.preimage_top_k, "preimage_top_k", low=1, high=Xs[0].shape[0], low_inclusive=True,
+                               integer=True)
+        return self._fit_views(self._make_views(len(Xs)), Xs, names=[f"Xs[{v}]" for v in range(len(Xs))])
+
+    def _fit_views(self, views, Xs, names):
+        """Fit ``views`` on ``Xs`` and solve the level (shared with :class:`~rkmlearn.KPCA`)."""
+        options = level_options(self)
+        n = Xs[0].shape[0]
+        if n < 2:
+            raise ValueError(
+                f"{names[0]} has 1 sample (n_samples = 1), but kernel PCA needs at least 2 samples to centre "
+                "the features; pass more samples."
+            )
+        self.views_ = [view.fit(X, name=name) for view, X, name in zip(views, Xs, names)]
+        level = solve_level(self.views_, self.n_components, random_state=self.random_state,
+                            name=type(self).__name__, **options)
+        for view in self.views_:
+            view.release()  # the n x d_f training features are not needed after fit
+        self.n_views_ = len(views)
+        self.n_features_in_ = [X.shape[1] for X in Xs]
+        self.algorithm_ = _ALGORITHMS[options["setting"], options["solver"]]
+        self.H_, self.Gamma_, self.Gamma_prime_ = level.H, level.Gamma, level.spectrum.Gamma_prime
+        self.eigenvalues_ = level.eigenvalues
+        self.explained_variance_ratio_ = level.eigenvalues / level.trace
+        self.history_, self.n_iter_ = level.spectrum.history, level.spectrum.n_iter
+        self.U_ = level.U if all(U is not None for U in level.U) else None
+        self.U_tilde_ = level.U_tilde
+        self._view_weights = level.U  # U_v per view, None for a kernel view
+        self._scores = level.scores  # K_{v,c} H = Phi_{v,c} U_v: imputed kernel values
+        self._factor_gammas(level)
+        return self
+
+    def _factor_gammas(self, level):
+        """Factor ``Gamma`` (latent map) and ``Gamma - U_v^T U_v`` per view (imputation), once."""
+        floor = rank_tolerance(self.H_.shape[0]) * float(self.eigenvalues_[0])
+        self._gamma_solver = SymmetricSolver(self.Gamma_, "Gamma", floor=floor)
+        # U_v^T U_v, or H^T K_{v,c} H in the dual (equal at the optimum)
+        shares = [U.T @ U for U in level.U] if level.U_tilde is not None else [self.H_.T @ E for E in level.scores]
+        advice = "The given views carry no information about some latent component: use fewer n_components."
+        self._impute_solvers = [
+            SymmetricSolver(self.Gamma_ - share, f"Gamma - U_{v}^T U_{v} (target={v})", floor=floor, advice=advice)
+            for v, share in enumerate(shares)
+        ]
+
+    # -- inference -----------------------------------------------------------------------------
+    def _check_views_in(self, Xs, *, target=None):
+        """Validate views for inference; ``Xs[target]`` may be None (it is not used)."""
+        if isinstance(Xs, np.ndarray) or not isinstance(Xs, (list, tuple)):
+            raise ValueError(
+                f"Xs must be a list of {self.n_views_} views (None at the target view); got {type(Xs).__name__}."
+            )
+        if len(Xs) != self.n_views_:
+            hint = f" with None at position target={target}" if target is not None else ""
+            raise ValueError(
+                f"Xs has {len(Xs)} view(s) but the model was fitted on {self.n_views_}; pass a list of "
+                f"{self.n_views_} entries{hint}."
+            )
+        out, n = [], None
+        for v, (X, view) in enumerate(zip(Xs, self.views_)):
+            if v == target:
+                out.append(None)
+                continue
+            if X is None:
+                raise ValueError(f"Xs[{v}] is None, but only the target view may be missing.")
+            X = view.check_input(X, f"Xs[{v}]", estimator=self)
+            if n is not None and X.shape[0] != n:
+                raise ValueError(
+                    f"Xs[{v}] has {X.shape[0]} samples but an earlier view has {n}; all views must have "
+                    "the same number of samples."
+                )
+            n = X.shape[0]
+            out.append(X)
+        return out
+
+    def _score_sum(self, Xs, exclude=None):
+        """``sum_{w != exclude} U_w^T phi_{w,c}(x)`` (= ``H^T k_{w,c}(x)`` for kernel views), (m, s)."""
+        total = 0.0
+        for v, (view, X) in enumerate(zip(self.views_, Xs)):
+            if v != exclude:
+                U = self._view_weights[v]
+                total = total + (view.centred_features(X) @ U if U is not None else view.centred_kernel_rows(X) @ self.H_)
+        return total
+
+    def transform(self, Xs):
+        """Hidden features of new samples with all views given, :eq:`eq-mv-latent`.
+
+        ``h(x) = Gamma^{-1} sum_v U_v^T phi_{v,c}(x_v) = Gamma^{-1} H^T sum_v k_{v,c}(x_v)``, test
+        features / kernel rows centred with training statistics; ``H_`` for the training samples.
+
+        Parameters
+        ----------
+        Xs : list of array-like, one per view
+
+        Returns
+        -------
+        H_new : ndarray of shape (n_samples_new, n_components)
+        """
+        check_is_fitted(self, "H_")
+        return self._latent(self._check_views_in(Xs))
+
+    def _latent(self, Xs):
+        """``h(x) = Gamma^{-1} sum_v U_v^T phi_{v,c}(x_v)`` of validated views (:eq:`eq-mv-latent`)."""
+        return self._gamma_solver.solve(self._score_sum(Xs).T).T
+
+    def fit_transform(self, Xs, y=None):
+        """Fit and return ``H_`` (a copy)."""
+        return self.fit(Xs).H_.copy()
+
+    def predict_view(self, Xs, target, *, return_latent=False):
+        """Impute view ``target`` of new samples from the other views, :eq:`eq-mv-impute-primal` / :eq:`eq-mv-impute-dual`.
+
+        ``h = (Gamma - U_v^T U_v)^{-1} sum_{w != v} U_w^T phi_{w,c}(x_w)`` (dual: ``U_v^T U_v =
+        H^T K_{v,c} H`` and the sum is ``H^T sum_{w != v} k_{w,c}(x_w)``), then ``phi_{v,c} = U_v h``,
+        mapped back to inputs exactly for identity feature maps (linear kernel, IdentityFeatures),
+        else by the kernel smoother :eq:`eq-kernel-smoother`.
+
+        Parameters
+        ----------
+        Xs : list of length n_views_
+            The views of the new samples; ``Xs[target]`` may be None (it is ignored).
+        target : int
+            Index of the view to impute, ``0 <= target < n_views_``.
+        return_latent : bool, default=False
+            Also return the hidden features ``h`` (n_samples_new, n_components).
+
+        Returns
+        -------
+        X_target : ndarray of shape (n_samples_new, n_features_in_[target])
+        H_new : ndarray, only if ``return_latent``
+        """
+        impute = self.view_predictor(target)
+        X_target, h = impute(self._check_views_in(Xs, target=target))
+        return (X_target, h) if return_latent else X_target
+
+    def view_predictor(self, target):
+        """A function ``f(Xs) -> (X_target, h)`` imputing view ``target`` from VALIDATED views.
+
+        :meth:`predict_view` checks its inputs and calls it; a recursive forecaster calls it once
+        per step to skip those checks (see :class:`rkmlearn.forecasting.NARForecaster`).
+        """
+        check_is_fitted(self, "H_")
+        if self.n_views_ < 2:
+            raise ValueError("predict_view needs a model fitted on at least 2 views (one to impute from).")
+        if isinstance(target, (bool, np.bool_)) or not isinstance(target, Integral) or not 0 <= target < self.n_views_:
+            raise ValueError(f"target={target!r} is not a view index; use an int in [0, {self.n_views_ - 1}].")
+        target, solver = int(target), self._impute_solvers[int(target)]
+
+        def impute(Xs):
+            h = solver.solve(self._score_sum(Xs, exclude=target).T).T  # factored once in fit
+            return self._preimage(target, h), h
+
+        return impute
+
+    def _preimage(self, v, h):
+        """Map imputed hidden features ``h`` to the input space of view ``v``."""
+        view = self.views_[v]
+        if view.identity:  # phi_v = U_v h (+ mean): exact
+            if self.U_tilde_ is not None:
+                return h @ self.U_[v].T + view.feature_mean_
+            # dual, linear kernel / identity features: phi_{v,c} = Phi_{v,c}^T H h (eq-mv-stationarity)
+            return (h @ self.H_.T) @ (view.X_ - view.input_mean_) + view.input_mean_
+        # centred kernel values of the imputed point, and mu^T phi_c (what centring removed)
+        k_c = h @ self._scores[v].T
+        if self.U_tilde_ is not None:
+            mean_term = h @ (self.U_[v].T @ view.feature_mean_)
+        else:
+            r, g = view.centerer_.row_means_, view.centerer_.grand_mean_
+            mean_term = (h @ self.H_.T) @ (r - g)  # phi_c = Phi_c^T alpha, alpha = H h
+        return kernel_smoother(k_c, view.X_, view.centerer_, mean_term=mean_term, top_k=self.preimage_top_k)

@@ -1,0 +1,198 @@
+"""One view of an RKM: a kernel or an explicit feature map, with its training statistics.
+
+A :class:`View` is what every model builds on: the dual setting needs its centred Gram matrix
+``M_c K M_c`` (:eq:`eq-centering-train`), inference its centred kernel rows ``k_c(x)``
+(:eq:`eq-centering-test`), the primal setting its centred features ``phi_c(x) = phi(x) - mu``.
+Centring always uses the TRAINING statistics. Part III's LS-SVM classifiers use the uncentred
+:meth:`View.gram` and :meth:`View.kernel_rows`.
+"""
+
+from __future__ import annotations
+
+import copy
+
+import numpy as np
+from sklearn.base import BaseEstimator, clone
+from sklearn.utils.validation import check_is_fitted
+
+from ._validation import check_array, check_n_features
+from .features import IdentityFeatures
+from .kernels import GramCenterer, Linear, make_kernel
+
+__all__ = ["View"]
+
+
+class View(BaseEstimator):
+    """One view: a kernel (dual only) or an explicit feature map, fitted on training inputs.
+
+    Parameters
+    ----------
+    kernel : str, Kernel, callable or None, default=None
+        Resolved by :func:`rkmlearn.kernels.make_kernel`; None is the linear kernel. Must be None
+        when ``feature_map`` is given (the kernel is then the linear kernel of the features).
+    feature_map : transformer or None, default=None
+        Explicit feature map (cloned and fitted), e.g.
+        :class:`~rkmlearn.features.RandomFourierFeatures`.
+    kernel_params : dict or None, default=None
+        Hyperparameters of a named kernel, e.g. ``{"sigma": 2.0}``.
+
+    Attributes
+    ----------
+    X_ : ndarray of shape (n_samples, n_features_in_)
+        Training inputs (kernel rows, pre-images).
+    kernel_ : Kernel
+        The kernel used (``Linear()`` for explicit features).
+    feature_map_ : transformer or None
+        The fitted clone of ``feature_map``.
+    feature_mean_ : ndarray of shape (n_features_out,) or None
+        Mean training feature vector ``mu`` (explicit features).
+    centerer_ : GramCenterer
+        Training statistics for centring kernel rows (computed from the Gram matrix on first use
+        for a kernel view, from the features for an explicit one).
+    scale_ : float
+        Largest uncentred kernel value ``max|k(x_i, x_j)|``: the magnitude centring cancels, so the
+        rounding level of the centred problem (set by :meth:`fit` for features, by
+        :meth:`centred_gram` for kernels).
+    n_features_in_ : int
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.random.default_rng(0).normal(size=(5, 2))
+    >>> view = View(kernel="rbf", kernel_params={"sigma": 1.0}).fit(X)
+    >>> K_c = view.centred_gram()
+    >>> bool(np.allclose(K_c.sum(axis=0), 0.0)), view.centred_kernel_rows(X[:2]).shape
+    (True, (2, 5))
+    """
+
+    def __init__(self, kernel=None, feature_map=None, kernel_params=None):
+        self.kernel = kernel
+        self.feature_map = feature_map
+        self.kernel_params = kernel_params
+
+    def fit(self, X, y=None, *, name="X"):
+        """Store the training inputs and fit the feature map (no n x n work for a kernel view)."""
+        X = check_array(X, name)
+        if self.kernel_params is not None and not isinstance(self.kernel_params, dict):
+            raise ValueError(f"kernel_params must be a dict such as {{'sigma': 2.0}} or None, got {self.kernel_params!r}.")
+        self.X_, self.n_features_in_ = X.copy(), X.shape[1]  # copy: the caller may reuse its buffer
+        self.input_mean_ = X.mean(axis=0)
+        self.centerer_, self._Phi_c = None, None
+        if self.feature_map is None:
+            # a private copy: changing the user's Kernel instance later must not change the model
+            kernel = "linear" if self.kernel is None else self.kernel
+            self.kernel_ = copy.deepcopy(make_kernel(kernel, **(self.kernel_params or {})))
+            self.feature_map_, self.feature_mean_, self.scale_ = None, None, None
+            return self
+        if not (hasattr(self.feature_map, "fit_transform") and hasattr(self.feature_map, "transform")):
+            raise ValueError(
+                f"feature_map must be a transformer with fit_transform and transform (e.g. "
+                f"rkmlearn.features.RandomFourierFeatures()), got {self.feature_map!r}."
+            )
+        if self.kernel is not None or self.kernel_params is not None:
+            raise ValueError(
+                "kernel and kernel_params are not used when feature_map is given (the kernel is then the "
+                "linear kernel of the features); leave them None, or set feature_map=None."
+            )
+        self.kernel_ = Linear()
+        self.feature_map_ = clone(self.feature_map)
+        Phi = self._features(self.feature_map_.fit_transform(X), X, "fit_transform")
+        self.feature_mean_ = Phi.mean(axis=0)
+        self.scale_ = float(np.einsum("ij,ij->i", Phi, Phi).max())  # max_i k(x_i, x_i) >= max|K|
+        self._Phi_c = Phi - self.feature_mean_  # not in place: a transformer may return its input
+        self.centerer_ = GramCenterer().fit_features(self._Phi_c, self.feature_mean_)
+        return self
+
+    @staticmethod
+    def _features(Phi, X, method):
+        Phi = check_array(Phi, f"feature_map.{method}(X)")
+        if Phi.shape[0] != X.shape[0]:
+            raise ValueError(
+                f"feature_map.{method}(X) returned {Phi.shape[0]} rows for {X.shape[0]} samples; the "
+                "feature map must return one row per sample."
+            )
+        return Phi
+
+    # -- what the view is ------------------------------------------------------------------
+    @property
+    def explicit(self):
+        """True for an explicit feature map (primal setting possible)."""
+        return self.feature_map is not None
+
+    @property
+    def identity(self):
+        """True when the feature map is the identity (linear kernel): the pre-image is exact."""
+        check_is_fitted(self, "X_")
+        if self.feature_map_ is not None:
+            return isinstance(self.feature_map_, IdentityFeatures)
+        return isinstance(self.kernel_, Linear)
+
+    @property
+    def description(self):
+        """The resolved kernel or feature map, for messages (e.g. ``"kernel RBF(sigma=2.0)"``)."""
+        check_is_fitted(self, "X_")
+        if self.feature_map_ is not None:
+            return f"feature map {type(self.feature_map_).__name__}"
+        return f"kernel {self.kernel_!r}"
+
+    def check_input(self, X, name="X", estimator=None):
+        """Validate new inputs of this view: a 2-D finite array with the training columns."""
+        X = check_array(X, name)
+        check_n_features(X, self.n_features_in_, name, estimator_name=estimator)
+        return X
+
+    # -- training quantities ---------------------------------------------------------------
+    def gram(self):
+        """Uncentred training Gram matrix ``K`` (n, n)."""
+        check_is_fitted(self, "X_")
+        if self.feature_map_ is None:
+            return self.kernel_(self.X_)
+        Phi = self.centred_features() + self.feature_mean_
+        return Phi @ Phi.T
+
+    def centred_gram(self):
+        """Centred training Gram matrix ``K_c = M_c K M_c`` (n, n); fits ``centerer_`` (kernel view)."""
+        check_is_fitted(self, "X_")
+        if self.feature_map_ is not None:
+            Phi_c = self.centred_features()
+            return Phi_c @ Phi_c.T  # features already centred
+        K = self.kernel_(self.X_)
+        self.scale_ = float(np.abs(K).max())
+        self.centerer_ = GramCenterer()
+        return self.centerer_.fit_transform(K)
+
+    def centred_features(self, X=None):
+        """Centred features ``phi(x) - mu`` (m, d) of ``X``, or of the training inputs (None)."""
+        check_is_fitted(self, "X_")
+        if self.feature_map_ is None:
+            raise ValueError(
+                f"this view has an implicit {self.description}: it has no explicit features. Give it a "
+                "feature_map (e.g. rkmlearn.features.IdentityFeatures()) to use the primal setting."
+            )
+        if X is None:
+            if self._Phi_c is None:  # released after a primal fit: recompute
+                self._Phi_c = self.centred_features(self.X_)
+            return self._Phi_c
+        return self._features(self.feature_map_.transform(X), X, "transform") - self.feature_mean_
+
+    def kernel_rows(self, X):
+        """Uncentred kernel values ``k(x, x_i)`` (m, n) of new inputs with the training inputs."""
+        check_is_fitted(self, "X_")
+        if self.feature_map_ is None:
+            return self.kernel_(X, self.X_)
+        Phi = self._features(self.feature_map_.transform(X), X, "transform")
+        return Phi @ (self.centred_features() + self.feature_mean_).T
+
+    def centred_kernel_rows(self, X):
+        """``k_c(x)`` (m, n) of new inputs, centred with the training statistics (:eq:`eq-centering-test`)."""
+        check_is_fitted(self, "X_")
+        if self.feature_map_ is not None:
+            return self.centred_features(X) @ self.centred_features().T
+        if self.centerer_ is None:  # statistics of the training Gram matrix, on first use
+            self.centerer_ = GramCenterer().fit(self.kernel_(self.X_))
+        return self.centerer_.transform(self.kernel_(X, self.X_))
+
+    def release(self):
+        """Drop the stored training features (d_f-wide; recomputed if ever needed again)."""
+        self._Phi_c = None
+        return self
