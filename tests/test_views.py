@@ -1,0 +1,91 @@
+"""Tests of rkmlearn.views.View: one view's Gram matrices, features and kernel rows, centred with
+the TRAINING statistics, for kernels and explicit feature maps alike."""
+
+import numpy as np
+import pytest
+from sklearn.exceptions import NotFittedError
+from sklearn.metrics.pairwise import rbf_kernel
+from sklearn.preprocessing import KernelCenterer
+
+from rkmlearn import View
+from rkmlearn.features import IdentityFeatures, RandomFourierFeatures
+from rkmlearn.kernels import RBF, Linear
+
+
+@pytest.fixture(scope="module")
+def data():
+    rng = np.random.default_rng(0)
+    return rng.normal(size=(30, 3)) + 2.0, rng.normal(size=(7, 3))
+
+
+def test_kernel_view_grams_and_rows_match_scikit_learn(data):
+    X, X_new = data
+    view = View(kernel="rbf", kernel_params={"sigma": 1.5}).fit(X)
+    gamma = 1.0 / (2 * 1.5**2)
+    K, K_new = rbf_kernel(X, gamma=gamma), rbf_kernel(X_new, X, gamma=gamma)
+    centerer = KernelCenterer().fit(K)
+    np.testing.assert_allclose(view.gram(), K, atol=1e-14)
+    np.testing.assert_allclose(view.centred_gram(), centerer.transform(K), atol=1e-12)
+    np.testing.assert_allclose(view.kernel_rows(X_new), K_new, atol=1e-14)
+    # test rows centred with the TRAINING statistics (not their own mean)
+    np.testing.assert_allclose(view.centred_kernel_rows(X_new), centerer.transform(K_new), atol=1e-12)
+    assert view.scale_ == pytest.approx(1.0) and not view.explicit and not view.identity
+    assert view.description == "kernel RBF(sigma=1.5)"
+
+
+def test_centred_kernel_rows_before_centred_gram_fit_the_statistics(data):
+    X, X_new = data
+    fresh = View(kernel=RBF(0.7)).fit(X)
+    reference = View(kernel=RBF(0.7)).fit(X)
+    reference.centred_gram()
+    np.testing.assert_allclose(fresh.centred_kernel_rows(X_new), reference.centred_kernel_rows(X_new), atol=1e-13)
+
+
+def test_explicit_identity_view_equals_the_linear_kernel_view(data):
+    X, X_new = data
+    linear = View().fit(X)  # kernel=None is the linear kernel
+    explicit = View(feature_map=IdentityFeatures()).fit(X)
+    assert isinstance(linear.kernel_, Linear) and linear.identity and explicit.identity and explicit.explicit
+    np.testing.assert_allclose(explicit.centred_features(), X - X.mean(axis=0), atol=1e-14)
+    np.testing.assert_allclose(explicit.centred_features(X_new), X_new - X.mean(axis=0), atol=1e-14)
+    np.testing.assert_allclose(explicit.centred_gram(), linear.centred_gram(), atol=1e-11)
+    np.testing.assert_allclose(explicit.gram(), X @ X.T, atol=1e-11)
+    np.testing.assert_allclose(explicit.kernel_rows(X_new), X_new @ X.T, atol=1e-12)
+    np.testing.assert_allclose(explicit.centred_kernel_rows(X_new), linear.centred_kernel_rows(X_new), atol=1e-11)
+    # max_i ||phi_i||^2, the largest uncentred kernel value
+    assert explicit.scale_ == pytest.approx(np.max(np.sum(X * X, axis=1)))
+    np.testing.assert_allclose(explicit.centerer_.row_means_, (X @ X.T).mean(axis=1), rtol=1e-12)
+
+
+def test_release_drops_and_recomputes_training_features(data):
+    X, _ = data
+    view = View(feature_map=RandomFourierFeatures(sigma=1.0, n_features=40, random_state=0)).fit(X)
+    before = view.centred_features().copy()
+    assert view.release() is view and view._Phi_c is None
+    np.testing.assert_array_equal(view.centred_features(), before)
+
+
+def test_view_copies_the_training_data_and_the_kernel(data):
+    X, X_new = data
+    X_own, kernel = X.copy(), RBF(1.0)
+    view = View(kernel=kernel).fit(X_own)
+    before = view.centred_kernel_rows(X_new)
+    X_own[:] = 0.0
+    kernel.sigma = 5.0
+    np.testing.assert_array_equal(view.centred_kernel_rows(X_new), before)
+
+
+def test_bad_views_raise(data):
+    X, _ = data
+    with pytest.raises(ValueError, match="kernel and kernel_params are not used when feature_map"):
+        View(kernel="rbf", feature_map=IdentityFeatures()).fit(X)
+    with pytest.raises(ValueError, match="feature_map must be a transformer"):
+        View(feature_map="rff").fit(X)
+    with pytest.raises(ValueError, match="kernel_params must be a dict"):
+        View(kernel="rbf", kernel_params="sigma=1").fit(X)
+    with pytest.raises(ValueError, match="implicit kernel RBF"):
+        View(kernel="rbf").fit(X).centred_features()
+    with pytest.raises(ValueError, match="X has 2 features, but View is expecting 3"):
+        View().fit(X).check_input(np.ones((2, 2)), estimator="View")
+    with pytest.raises(NotFittedError):
+        View().gram()
