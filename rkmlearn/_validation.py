@@ -146,6 +146,18 @@ def check_array(X, name="X", *, ensure_2d=True, allow_empty=False, copy=False):
         nested lists. Sparse input raises :class:`InputTypeError` (a ``ValueError``).
     """
     min_size = 0 if allow_empty else 1
+    # Fast path for what the library passes itself (float64, C-contiguous, finite): the same answer
+    # as scikit-learn's check, without its ~100 us of overhead per call (a forecast makes millions).
+    if (
+        type(X) is np.ndarray
+        and X.dtype == np.float64
+        and X.flags.c_contiguous
+        and not copy
+        and (X.ndim == 2 or (X.ndim == 1 and not ensure_2d))
+        and min(X.shape) >= min_size
+        and np.isfinite(X).all()
+    ):
+        return X
     try:
         out = _sk_check_array(
             X,

@@ -69,7 +69,10 @@ class Level:
         return self.spectrum.Gamma
 
 
-def _finite(value, what):
+def _finite(compute, what):
+    """``compute()``, which must not overflow (finite inputs can: ``X * 1e160``); else a ValueError."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        value = compute()
     if not np.all(np.isfinite(value)):
         raise ValueError(
             f"{what} overflowed (inf or NaN from finite inputs): the data are too large. Rescale X "
@@ -150,7 +153,7 @@ def solve_level(views, n_components, *, setting=LEVEL_DEFAULTS["setting"], solve
     rng = check_random_state(random_state)
     if opts["setting"] == "dual":
         s = check_n_components(n_components, n - 1, what="n_samples - 1")
-        K_views = [_finite(view.centred_gram(), f"the centred Gram matrix of view {v}") for v, view in enumerate(views)]
+        K_views = [_finite(view.centred_gram, f"the centred Gram matrix of view {v}") for v, view in enumerate(views)]
         K = K_views[0] if len(K_views) == 1 else np.sum(K_views, axis=0)
         scale = sum(view.scale_ for view in views)
         if coupling is not None:
@@ -174,10 +177,10 @@ def solve_level(views, n_components, *, setting=LEVEL_DEFAULTS["setting"], solve
         Phi_c = Phis[0] if len(Phis) == 1 else np.hstack(Phis)
         d_f = Phi_c.shape[1]
         s = check_n_components(n_components, min(n - 1, d_f), what=f"min(n_samples - 1, d_f) = min({n - 1}, {d_f})")
-        _finite(np.einsum("ij,ij->", Phi_c, Phi_c), "the trace of the feature covariance C")
+        trace = _finite(lambda: float(np.einsum("ij,ij->", Phi_c, Phi_c)), "the trace of the feature covariance C")
         scale = sum(view.scale_ for view in views)
         if d_f <= n or opts["solver"] == "eig":
-            C = Phi_c.T @ Phi_c
+            C = _finite(lambda: Phi_c.T @ Phi_c, "the feature covariance C")
             matrix = 0.5 * (C + C.T)  # exactly symmetric, as the eigensolvers assume
             sub, size = leading_subspace(matrix, s, rng, **solve), d_f
         else:  # Stiefel with d_f > n: never form the d_f x d_f matrix
@@ -207,5 +210,4 @@ def solve_level(views, n_components, *, setting=LEVEL_DEFAULTS["setting"], solve
         U, U_tilde = U * signs, U_tilde * signs
     U_views = np.split(U, np.cumsum([P.shape[1] for P in Phis])[:-1], axis=0)
     scores = [P @ U_v for P, U_v in zip(Phis, U_views)]
-    trace = float(np.einsum("ij,ij->", Phi_c, Phi_c))
     return Level(H, U_views, U_tilde, scores, sub, trace, matrix if keep_matrix else None)

@@ -13,7 +13,7 @@ import copy
 
 import numpy as np
 from sklearn.base import BaseEstimator, clone
-from sklearn.utils.validation import check_is_fitted
+from sklearn.exceptions import NotFittedError
 
 from ._validation import check_array, check_n_features
 from .features import IdentityFeatures
@@ -98,9 +98,15 @@ class View(BaseEstimator):
         self.feature_map_ = clone(self.feature_map)
         Phi = self._features(self.feature_map_.fit_transform(X), X, "fit_transform")
         self.feature_mean_ = Phi.mean(axis=0)
-        self.scale_ = float(np.einsum("ij,ij->i", Phi, Phi).max())  # max_i k(x_i, x_i) >= max|K|
         self._Phi_c = Phi - self.feature_mean_  # not in place: a transformer may return its input
-        self.centerer_ = GramCenterer().fit_features(self._Phi_c, self.feature_mean_)
+        with np.errstate(over="ignore", invalid="ignore"):  # finite features can overflow when squared
+            self.scale_ = float(np.einsum("ij,ij->i", Phi, Phi).max())  # max_i k(x_i, x_i) >= max|K|
+            self.centerer_ = GramCenterer().fit_features(self._Phi_c, self.feature_mean_)
+        if not (np.isfinite(self.scale_) and np.isfinite(self.centerer_.row_means_).all()):
+            raise ValueError(
+                f"the inner products of the features of X ({self.description}) overflowed: X is too large. "
+                "Rescale X (e.g. sklearn.preprocessing.StandardScaler)."
+            )
         return self
 
     @staticmethod
@@ -113,6 +119,11 @@ class View(BaseEstimator):
             )
         return Phi
 
+    def _check_fitted(self):
+        # cheaper than sklearn's check_is_fitted: a forecast calls the view's methods every step
+        if not hasattr(self, "X_"):
+            raise NotFittedError("This View is not fitted yet; call fit(X) first.")
+
     # -- what the view is ------------------------------------------------------------------
     @property
     def explicit(self):
@@ -122,7 +133,7 @@ class View(BaseEstimator):
     @property
     def identity(self):
         """True when the feature map is the identity (linear kernel): the pre-image is exact."""
-        check_is_fitted(self, "X_")
+        self._check_fitted()
         if self.feature_map_ is not None:
             return isinstance(self.feature_map_, IdentityFeatures)
         return isinstance(self.kernel_, Linear)
@@ -130,7 +141,7 @@ class View(BaseEstimator):
     @property
     def description(self):
         """The resolved kernel or feature map, for messages (e.g. ``"kernel RBF(sigma=2.0)"``)."""
-        check_is_fitted(self, "X_")
+        self._check_fitted()
         if self.feature_map_ is not None:
             return f"feature map {type(self.feature_map_).__name__}"
         return f"kernel {self.kernel_!r}"
@@ -144,7 +155,7 @@ class View(BaseEstimator):
     # -- training quantities ---------------------------------------------------------------
     def gram(self):
         """Uncentred training Gram matrix ``K`` (n, n)."""
-        check_is_fitted(self, "X_")
+        self._check_fitted()
         if self.feature_map_ is None:
             return self.kernel_(self.X_)
         Phi = self.centred_features() + self.feature_mean_
@@ -152,7 +163,7 @@ class View(BaseEstimator):
 
     def centred_gram(self):
         """Centred training Gram matrix ``K_c = M_c K M_c`` (n, n); fits ``centerer_`` (kernel view)."""
-        check_is_fitted(self, "X_")
+        self._check_fitted()
         if self.feature_map_ is not None:
             Phi_c = self.centred_features()
             return Phi_c @ Phi_c.T  # features already centred
@@ -163,7 +174,7 @@ class View(BaseEstimator):
 
     def centred_features(self, X=None):
         """Centred features ``phi(x) - mu`` (m, d) of ``X``, or of the training inputs (None)."""
-        check_is_fitted(self, "X_")
+        self._check_fitted()
         if self.feature_map_ is None:
             raise ValueError(
                 f"this view has an implicit {self.description}: it has no explicit features. Give it a "
@@ -177,7 +188,7 @@ class View(BaseEstimator):
 
     def kernel_rows(self, X):
         """Uncentred kernel values ``k(x, x_i)`` (m, n) of new inputs with the training inputs."""
-        check_is_fitted(self, "X_")
+        self._check_fitted()
         if self.feature_map_ is None:
             return self.kernel_(X, self.X_)
         Phi = self._features(self.feature_map_.transform(X), X, "transform")
@@ -185,7 +196,7 @@ class View(BaseEstimator):
 
     def centred_kernel_rows(self, X):
         """``k_c(x)`` (m, n) of new inputs, centred with the training statistics (:eq:`eq-centering-test`)."""
-        check_is_fitted(self, "X_")
+        self._check_fitted()
         if self.feature_map_ is not None:
             return self.centred_features(X) @ self.centred_features().T
         if self.centerer_ is None:  # statistics of the training Gram matrix, on first use

@@ -229,7 +229,7 @@ class ProbabilisticKPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseE
                 f"n_components={q} exceeds the numerical rank {r} of the centred kernel matrix, dim(H_E) = {r} "
                 f"(eigenvalues <= {tol:.1e} * largest count as zero); use n_components <= {r}."
             )
-        bound = values[-1] / n_samples
+        bound = float(values[-1] / n_samples)
         if isinstance(self.sigma2, str):
             sigma2 = ml_noise_variance(tail, n_samples, r, q, bound)
         else:
