@@ -1,18 +1,10 @@
-"""Kernel functions and Gram-matrix centring.
+"""Kernel functions and Gram-matrix centring (Chapter 1).
 
-Implements the kernels of :eq:`eq-kernel-zoo` (Chapter 1, *Kernels, feature maps and conjugate
-feature duality*): each :class:`Kernel` evaluates ``k(x, y) = <phi(x), phi(y)>``
-(:eq:`eq-kernel-trick`) for all pairs of rows of two data matrices at once, and
-:class:`GramCenterer` centres Gram matrices in feature space with the *training* statistics
-(:eq:`eq-centering-train`, :eq:`eq-centering-test`).
-
-Conventions
------------
-* RBF and Laplacian kernels use the papers' bandwidth ``sigma``:
-  ``exp(-||x - y||^2 / (2 sigma^2))`` and ``exp(-||x - y||_1 / sigma)``. In scikit-learn's
-  parametrisation this is ``gamma = 1 / (2 sigma^2)`` and ``gamma = 1 / sigma`` respectively.
-* Everything is float64. ``K(X)`` (``Y=None``) is exactly symmetric and its diagonal is exactly
-  ``diag(X)`` (1 for RBF, Laplacian and cosine kernels).
+Each :class:`Kernel` evaluates ``k(x, y) = <phi(x), phi(y)>`` (:eq:`eq-kernel-trick`) for all pairs
+of rows of two data matrices (the zoo of :eq:`eq-kernel-zoo`); :class:`GramCenterer` centres Gram
+matrices with the TRAINING statistics (:eq:`eq-centering-train`, :eq:`eq-centering-test`).
+RBF and Laplacian use the papers' bandwidth ``sigma`` (scikit-learn's ``gamma = 1 / (2 sigma^2)``
+and ``1 / sigma``). Float64 throughout; ``K(X)`` is exactly symmetric with the exact diagonal.
 """
 
 from __future__ import annotations
@@ -45,20 +37,9 @@ __all__ = [
 def squared_euclidean_distances(X, Y=None):
     """Pairwise squared Euclidean distances in BLAS form, clipped at zero.
 
-    Implements :eq:`eq-sqdist` (Chapter 1, *Kernels, feature maps and conjugate feature
-    duality*): ``||x - y||^2 = ||x||^2 + ||y||^2 - 2 x^T y``. The cross term is one matrix
-    product (fast, BLAS level 3); rounding can make the sum slightly negative for nearby points,
-    so it is clipped at 0. With ``Y=None`` the result is exactly symmetric with a zero diagonal.
-
-    Parameters
-    ----------
-    X : array-like of shape (n_X, n_features)
-    Y : array-like of shape (n_Y, n_features), optional
-        Defaults to ``X``.
-
-    Returns
-    -------
-    D : ndarray of shape (n_X, n_Y)
+    Implements :eq:`eq-sqdist` (Chapter 1): ``||x - y||^2 = ||x||^2 + ||y||^2 - 2 x^T y``, one
+    BLAS product, clipped at 0 (rounding). ``X`` (n_X, d), ``Y`` (n_Y, d) or None for ``X``; the
+    result (n_X, n_Y) is exactly symmetric with a zero diagonal when ``Y`` is None.
     """
     X = check_array(X, "X")
     x_sq = np.einsum("ij,ij->i", X, X)
@@ -502,16 +483,9 @@ class GramCenterer:
     """Centre kernel matrices in feature space with the training statistics.
 
     ``fit_transform(K)`` implements :eq:`eq-centering-train`, ``K_c = M_c K M_c``;
-    ``transform(K_test)`` implements :eq:`eq-centering-test` (Chapter 1, *Kernels, feature maps
-    and conjugate feature duality*): the test rows are centred with the *training* feature mean,
-
-    ``k_c(x)_i = k(x, x_i) - mean_j k(x, x_j) - mean_j k(x_i, x_j) + mean_jl k(x_j, x_l)``,
-
-    which equals ``(phi(x) - mu)^T (phi(x_i) - mu)`` with ``mu`` the mean training feature
-    vector. The last two terms are the training row means ``row_means_`` and grand mean
-    ``grand_mean_`` stored by :meth:`fit` from the *uncentred* training Gram matrix (taking them
-    from the already-centred matrix would make them zero and the test centring wrong).
-    Same result as scikit-learn's ``KernelCenterer``.
+    ``transform(K_test)`` implements :eq:`eq-centering-test` (Chapter 1): test rows centred with
+    the row means and grand mean of the UNcentred training Gram matrix, i.e. with the training
+    feature mean. Same result as scikit-learn's ``KernelCenterer``.
 
     Attributes
     ----------
@@ -524,38 +498,16 @@ class GramCenterer:
     """
 
     def fit(self, K, y=None):
-        """Store the training statistics of the square, symmetric Gram matrix ``K``.
-
-        Parameters
-        ----------
-        K : array-like of shape (n_samples, n_samples)
-            Uncentred training Gram matrix ``k(x_i, x_j)``.
-
-        Returns
-        -------
-        self
-        """
+        """Store the statistics of the uncentred, symmetric training Gram matrix ``K`` (n, n)."""
         self._fit(K)
         return self
 
     def fit_features(self, Phi_c, mean):
         """Store the statistics of the Gram matrix of explicit features, without forming it.
 
-        For features ``Phi = Phi_c + 1 mean^T`` (``Phi_c`` centred, ``mean`` their mean) the
-        uncentred Gram ``Phi Phi^T`` has row means ``r_i = phi_i^T mean = phi_{c,i}^T mean +
-        mean^T mean`` and grand mean ``g = mean^T mean``: O(n d) instead of the O(n^2 d) Gram.
-        :meth:`transform` then centres kernel rows ``Phi phi(x)`` exactly as after :meth:`fit`.
-
-        Parameters
-        ----------
-        Phi_c : ndarray of shape (n_samples, n_features)
-            Centred training features.
-        mean : ndarray of shape (n_features,)
-            Their mean before centring.
-
-        Returns
-        -------
-        self
+        With ``Phi = Phi_c + 1 mean^T`` the row means of ``Phi Phi^T`` are ``phi_{c,i}^T mean +
+        mean^T mean`` and the grand mean ``mean^T mean``: O(n d) instead of the O(n^2 d) Gram.
+        ``Phi_c`` (n, d) are the centred features, ``mean`` (d,) their mean.
         """
         mean_sq = float(mean @ mean)
         self.row_means_ = Phi_c @ mean + mean_sq

@@ -1,30 +1,10 @@
 r"""Pre-images: from a point of feature space, given by its kernel values, back to input space.
 
-A kernel model produces its outputs (reconstructions, generated samples) in feature space, where
-they are known only through their kernel values with the training points. The *kernel smoother*
-:eq:`eq-kernel-smoother` (Schreurs & Suykens, 2018; the probabilistic PCA paper's eq. 19) maps
-such a point to the weighted average of the training inputs,
-
-``x_hat = sum_i w_i x_i``, ``w_i = k(x_i, phi) / sum_j k(x_j, phi)``,
-
-so training points similar to ``phi`` (large kernel value) weigh most.
-
-**Undoing the centring.** Models in this library work with *centred* kernel values
-``k_c,i = (phi_i - mu)^T (phi - mu)``, with ``mu = (1/N) sum_j phi_j`` the training feature mean,
-while the smoother needs the uncentred ``k(x_i, phi) = phi_i^T phi``. Writing
-``phi_c = phi - mu``, ``r_i = phi_i^T mu = (1/N) sum_j k(x_i, x_j)`` (the training Gram
-matrix's row means) and ``g = mu^T mu`` (its grand mean),
-
-``phi_i^T phi = (phi_i - mu)^T phi_c + phi_i^T mu + mu^T phi_c = k_c,i + r_i + mu^T phi_c``.
-
-The last term is *not* determined by ``k_c``: adding to ``phi_c`` a multiple of ``mu`` changes
-it, and ``k_c`` only if ``mu`` is not orthogonal to the centred data. The caller who built
-``phi_c`` knows it. For ``phi_c = Phi_c^T alpha`` (a combination of the centred training
-features, as for every reconstruction ``Phi_c^T A h`` and every kernel sample),
-
-``mu^T phi_c = sum_i alpha_i (phi_i - mu)^T mu = sum_i alpha_i (r_i - g) = (r - g)^T alpha``.
-
-Without it (``mean_term=None``) the term is taken as 0, i.e. ``phi_c`` orthogonal to ``mu``.
+The kernel smoother :eq:`eq-kernel-smoother` (Schreurs & Suykens, 2018) maps a feature-space point
+to a weighted mean of the training inputs, with its UNcentred kernel values as weights. Models work
+with centred values ``k_c``; :eq:`eq-kernel-smoother-uncentre` (Chapter 7) undoes the centring,
+``k(x_i, phi) = k_c,i + r_i + mu^T phi_c``, where only the caller knows ``mu^T phi_c``
+(``(r - g)^T alpha`` for ``phi_c = Phi_c^T alpha``).
 """
 
 from __future__ import annotations
@@ -80,7 +60,7 @@ def kernel_smoother(k_centred, X_train, centerer, *, mean_term=None, top_k=None,
 
     Implements :eq:`eq-kernel-smoother` (Part II, Chapter 7, *Kernel sampling and pre-images*; the
     paper's eq. 19): ``x_hat = sum_i w_i x_i`` with weights proportional to the *uncentred*
-    kernel values ``k(x_i, phi) = k_c,i + r_i + mu^T phi_c`` (derived in the module docstring).
+    kernel values ``k(x_i, phi) = k_c,i + r_i + mu^T phi_c`` (:eq:`eq-kernel-smoother-uncentre`).
 
     Steps, row by row:
 

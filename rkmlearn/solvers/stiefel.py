@@ -46,26 +46,13 @@ _REPROJECT_THRESHOLD = 1e-10
 
 @dataclass
 class StiefelResult:
-    """Outcome of an optimisation run on the Stiefel manifold.
+    """Outcome of an optimisation run on the Stiefel manifold (or a product manifold).
 
-    Attributes
-    ----------
-    X : ndarray of shape (n, p), or list of ndarray
-        Final iterate: a point of St(n, p) (``X.T @ X`` equals the identity to rounding), or one
-        array per block for a product manifold.
-    fun : float
-        Objective value at ``X``.
-    n_iter : int
-        Number of iterations (accepted steps) taken.
-    converged : bool
-        True when the stopping rule on the Riemannian gradient norm was met; False when the run
-        stopped at ``max_iter`` or because the line search could not make progress.
-    history : dict of str -> list of float
-        Per iterate ``X_0, X_1, ..., X_{n_iter}`` (so each list has ``n_iter + 1`` entries), stored
-        unrounded: ``'objective'`` (f), ``'constraint_violation'`` (``||X^T X - I||_F``, the largest
-        over the Stiefel blocks) and ``'grad_norm'`` (Frobenius norm of the Riemannian gradient).
-    message : str
-        Why the run stopped.
+    ``X`` is the final iterate (one array per block for a product), ``fun`` its objective, ``n_iter``
+    the accepted steps, ``converged`` whether the gradient-norm rule was met (False: ``max_iter`` or
+    a failed line search; ``message`` says which). ``history`` holds, per iterate ``X_0 ... X_n``
+    (``n_iter + 1`` entries each, unrounded), ``'objective'``, ``'constraint_violation'``
+    (``||X^T X - I||_F``, the largest over Stiefel blocks) and ``'grad_norm'`` (Riemannian).
     """
 
     X: np.ndarray
@@ -200,19 +187,8 @@ def _progress_bar(progress, total, desc):
 def project_stiefel(X):
     """Closest point of the Stiefel manifold to ``X`` (its polar factor).
 
-    Implements :eq:`eq-stiefel-projection` (Chapter 1, *Kernels, feature maps and conjugate feature
-    duality*): with the thin SVD ``X = U S V^T``, the projection ``P(X) = X (X^T X)^{-1/2} = U V^T``
-    minimises ``||X - Q||_F`` over ``Q`` in St(n, p). When ``X`` is rank deficient the minimiser is
-    not unique and ``U V^T`` is one of them.
-
-    Parameters
-    ----------
-    X : array-like of shape (n, p), n >= p
-
-    Returns
-    -------
-    Q : ndarray of shape (n, p)
-        ``Q.T @ Q`` equals ``I_p`` to rounding.
+    Implements :eq:`eq-stiefel-projection` (Chapter 1): ``P(X) = X (X^T X)^{-1/2} = U V^T`` from
+    the thin SVD ``X = U S V^T``; ``X`` (n, p), n >= p, gives ``Q`` (n, p) with ``Q^T Q = I``.
     """
     X = _as_matrix(X, "X")
     U, _, Vt = np.linalg.svd(X, full_matrices=False)
@@ -222,18 +198,8 @@ def project_stiefel(X):
 def riemannian_gradient(X, G):
     """Riemannian gradient on St(n, p) for the metric inherited from the ambient space.
 
-    It is the orthogonal projection of the Euclidean gradient ``G`` onto the tangent space at ``X``,
-    ``G - X sym(X^T G)`` with ``sym(A) = (A + A^T) / 2``; the result ``Z`` is tangent:
-    ``X^T Z + Z^T X = 0``.
-
-    Parameters
-    ----------
-    X : ndarray of shape (n, p), a point of St(n, p)
-    G : ndarray of shape (n, p), the Euclidean gradient at ``X``
-
-    Returns
-    -------
-    ndarray of shape (n, p)
+    The projection of the Euclidean gradient ``G`` (n, p) onto the tangent space at ``X``,
+    ``G - X sym(X^T G)``; the result ``Z`` satisfies ``X^T Z + Z^T X = 0``.
     """
     XtG = X.T @ G
     return G - X @ (0.5 * (XtG + XtG.T))
@@ -566,22 +532,9 @@ def _check_square(K, name="K"):
 def trace_objective(K):
     """Objective and gradient of the Stiefel form of kernel PCA, :eq:`eq-stiefel-trace`.
 
-    Maximising ``tr(H^T K H)`` over St(N, s) is written as minimising
-    ``f(H) = -1/2 tr(H^T K H)``, whose Euclidean gradient is ``-K H`` (Chapter 1, *Kernels, feature
-    maps and conjugate feature duality*). ``K`` is symmetrised, ``(K + K^T) / 2``, so the gradient
-    formula holds exactly.
-
-    The two callables share a one-entry cache of ``K @ H`` (one O(N^2 s) product per point).
-
-    Parameters
-    ----------
-    K : array-like of shape (N, N)
-        Symmetric matrix, typically the centred Gram matrix.
-
-    Returns
-    -------
-    fun : callable ``fun(H) -> float``
-    grad : callable ``grad(H) -> ndarray (N, s)``
+    ``f(H) = -1/2 tr(H^T K H)`` and its gradient ``-K H`` for a symmetric ``K`` (N, N), symmetrised
+    so that the formula holds exactly; the two callables share a cache of ``K H`` (one product per
+    point). Returns ``fun(H) -> float`` and ``grad(H) -> (N, s)``.
     """
     K = _check_square(K)
     K = 0.5 * (K + K.T)
@@ -613,22 +566,9 @@ def _last_product(product):
 def factored_trace_objective(Phi):
     """:func:`trace_objective` for ``K = Phi^T Phi`` given by its factor, never forming ``K``.
 
-    The primal Stiefel problem of multi-view kernel PCA maximises ``tr(U^T C U)`` with
-    ``C = Phi_c^T Phi_c`` of size ``d_f x d_f`` (Chapter 4, *Stiefel training and rotation*,
-    :eq:`eq-stiefel-trace`). When ``d_f`` exceeds the number of samples ``n`` (5001 random Fourier
-    features for 1000 samples in the paper's SantaFe experiment), forming ``C`` costs
-    ``O(n d_f^2)`` time and ``d_f^2`` memory, and each product ``C U`` costs ``O(d_f^2 s)``;
-    ``Phi^T (Phi U)`` costs ``O(n d_f s)`` instead. ``f(U) = -1/2 ||Phi U||_F^2`` and its gradient
-    ``-Phi^T (Phi U)`` share a one-entry cache of ``Phi U``.
-
-    Parameters
-    ----------
-    Phi : array-like of shape (n, d)
-
-    Returns
-    -------
-    fun : callable ``fun(U) -> float``
-    grad : callable ``grad(U) -> ndarray (d, s)``
+    For the primal problem ``max tr(U^T C U)``, ``C = Phi_c^T Phi_c`` (d_f x d_f) with ``d_f > n``
+    (Chapter 4): ``f(U) = -1/2 ||Phi U||_F^2`` and ``-Phi^T (Phi U)`` cost ``O(n d_f s)`` per
+    gradient instead of ``O(d_f^2 s)``, and no ``d_f^2`` memory. ``Phi`` is (n, d).
     """
     Phi = _as_matrix(Phi, "Phi", tall=False)
     PU = _last_product(lambda U: Phi @ U)
@@ -646,27 +586,10 @@ def factored_trace_objective(Phi):
 def rotate_to_eigenbasis(H, K):
     """Rotate an orthonormal basis of an invariant subspace into eigenvectors, :eq:`eq-rotation`.
 
-    Any maximiser ``H`` of :eq:`eq-stiefel-trace` spans the top-s eigenspace but is only defined up to
-    an orthogonal ``O``. With ``Gamma' = H^T K H`` (s x s, symmetrised) ``= O Gamma O^T`` its
-    eigendecomposition (eigenvalues descending), ``H O`` has ``(H O)^T K (H O) = Gamma`` diagonal
-    (Chapter 1, *Kernels, feature maps and conjugate feature duality*). Only the small s x s matrix
-    is decomposed. The library's sign convention (:func:`rkmlearn.solvers.eigen.flip_signs`: each column's
-    entry of largest absolute value is positive) is applied to ``H O``, and ``O``'s columns are
-    flipped with it so that ``H @ O`` equals the returned basis.
-
-    Parameters
-    ----------
-    H : array-like of shape (N, s), orthonormal columns
-    K : array-like of shape (N, N), symmetric
-
-    Returns
-    -------
-    H_rot : ndarray of shape (N, s)
-        ``H @ O``, columns sign-normalised.
-    gamma : ndarray of shape (s,)
-        Diagonal of ``H_rot^T K H_rot``, descending (the Ritz values).
-    O : ndarray of shape (s, s)
-        The orthogonal rotation.
+    ``Gamma' = H^T K H = O Gamma O^T`` (s x s only); ``H O`` diagonalises it (Chapter 1). ``H`` is
+    (N, s) orthonormal, ``K`` (N, N) symmetric. Returns ``H_rot = H O`` (N, s) with the signs of
+    :func:`~rkmlearn.solvers.eigen.flip_signs` (``O``'s columns flipped with it), the Ritz values
+    ``gamma`` (s,) descending, and ``O`` (s, s).
     """
     H = _as_matrix(H, "H")
     K = _check_square(K)

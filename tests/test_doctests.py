@@ -1,0 +1,21 @@
+"""The examples in the core library's docstrings run and print what they show."""
+
+import doctest
+import importlib
+
+import pytest
+
+CORE_MODULES = [
+    "rkmlearn._validation", "rkmlearn.base", "rkmlearn.views", "rkmlearn.level", "rkmlearn.forecasting",
+    "rkmlearn.kernels", "rkmlearn.features", "rkmlearn.preimage", "rkmlearn.solvers.eigen",
+    "rkmlearn.solvers.linear", "rkmlearn.solvers.stiefel", "rkmlearn.solvers.subspace",
+    "rkmlearn.models.kpca", "rkmlearn.models.multiview", "rkmlearn.models.probabilistic",
+    "rkmlearn.models.ppca_sampling", "rkmlearn.models.flowchart",
+]
+
+
+@pytest.mark.parametrize("name", CORE_MODULES)
+def test_docstring_examples(name):
+    module = importlib.import_module(name)
+    result = doctest.testmod(module, optionflags=doctest.NORMALIZE_WHITESPACE)
+    assert result.failed == 0, f"{result.failed} of {result.attempted} examples in {name} failed"
