@@ -146,47 +146,20 @@ def solve_level(views, n_components, *, setting=LEVEL_DEFAULTS["setting"], solve
             "rescale=False only applies to setting='primal' (U = U~ Lambda^{1/2} is a primal step; the "
             "dual H needs no rescaling). Use setting='primal' or rescale=True."
         )
-    described = ", ".join(view.description for view in views)
-    solve = dict(method=opts["solver"], rotate=opts["rotate"], eigen_solver=opts["eigen_solver"],
-                 optimizer=opts["optimizer"], learning_rate=opts["learning_rate"], max_iter=opts["max_iter"],
-                 tol=opts["tol"], progress=opts["verbose"])
     rng = check_random_state(random_state)
     if opts["setting"] == "dual":
-        s = check_n_components(n_components, n - 1, what="n_samples - 1")
-        K_views = [_finite(view.centred_gram, f"the centred Gram matrix of view {v}") for v, view in enumerate(views)]
-        K = K_views[0] if len(K_views) == 1 else np.sum(K_views, axis=0)
-        scale = sum(view.scale_ for view in views)
-        if coupling is not None:
-            coupling = check_symmetric_matrix(coupling, "coupling")
-            if coupling.shape != (n, n):
-                raise ValueError(f"coupling must be ({n}, {n}), one row per sample; got {coupling.shape}.")
-            K, scale = K + coupling, scale + float(np.abs(coupling).max())
-        sub = leading_subspace(K, s, rng, **solve)
-        size, what, matrix = n, f"the centred kernel matrix ({described})", K
-    else:
-        if coupling is not None:
-            raise ValueError("coupling is an n x n matrix of the dual problem; use setting='dual'.")
-        if not all(view.explicit for view in views):
-            bad = next(v for v, view in enumerate(views) if not view.explicit)
-            raise ValueError(
-                f"setting='primal' needs an explicit feature map in every view, but view {bad} has an "
-                f"implicit {views[bad].description}. Give it a feature map (e.g. IdentityFeatures()) or "
-                "use setting='dual'."
-            )
-        Phis = [view.centred_features() for view in views]
-        Phi_c = Phis[0] if len(Phis) == 1 else np.hstack(Phis)
-        d_f = Phi_c.shape[1]
-        s = check_n_components(n_components, min(n - 1, d_f), what=f"min(n_samples - 1, d_f) = min({n - 1}, {d_f})")
-        trace = _finite(lambda: float(np.einsum("ij,ij->", Phi_c, Phi_c)), "the trace of the feature covariance C")
-        scale = sum(view.scale_ for view in views)
-        if d_f <= n or opts["solver"] == "eig":
-            C = _finite(lambda: Phi_c.T @ Phi_c, "the feature covariance C")
-            matrix = 0.5 * (C + C.T)  # exactly symmetric, as the eigensolvers assume
-            sub, size = leading_subspace(matrix, s, rng, **solve), d_f
-        else:  # Stiefel with d_f > n: never form the d_f x d_f matrix
-            matrix, size = None, n
-            sub = leading_subspace(None, s, rng, factor=Phi_c, **solve)
-        what = f"the feature covariance C ({described})"
+        return _dual_level(views, n_components, coupling, opts, rng, keep_matrix, name)
+    if coupling is not None:
+        raise ValueError("coupling is an n x n matrix of the dual problem; use setting='dual'.")
+    return _primal_level(views, n_components, opts, rng, keep_matrix, name)
+
+
+def _leading(matrix, s, rng, opts, name, *, size, scale, what, factor=None):
+    """The eig or Stiefel step (:func:`leading_subspace`), its warning, and the one rank check."""
+    sub = leading_subspace(matrix, s, rng, factor=factor, method=opts["solver"], rotate=opts["rotate"],
+                           eigen_solver=opts["eigen_solver"], optimizer=opts["optimizer"],
+                           learning_rate=opts["learning_rate"], max_iter=opts["max_iter"], tol=opts["tol"],
+                           progress=opts["verbose"])
     if sub.history is not None:
         if not sub.converged:
             warn_not_converged(name, sub.n_iter, sub.message)
@@ -194,20 +167,59 @@ def solve_level(views, n_components, *, setting=LEVEL_DEFAULTS["setting"], solve
             print(f"{name}[{opts['optimizer']}]: {sub.n_iter} iterations, converged={sub.converged}, "
                   f"grad_norm={sub.history['grad_norm'][-1]:.3e}")
     check_leading_eigenvalues(sub.values, size, s, what, scale=scale)
-    fix_signs = opts["solver"] == "eig" or opts["rotate"]
-    if opts["setting"] == "dual":
-        H = flip_signs(sub.basis) if fix_signs else sub.basis
-        scores = [K_v @ H for K_v in K_views]  # K_{v,c} H
-        U = [view.centred_features().T @ H if view.explicit else None for view in views]
-        return Level(H, U, None, scores, sub, float(np.trace(K)), matrix if keep_matrix else None)
-    # primal: U = U~ Gamma^{1/2} (eq-mv-rescaling), h_i = Gamma^{-1} sum_v e_{v,i} (eq-mv-stationarity)
+    return sub, opts["solver"] == "eig" or opts["rotate"]  # signs are fixed unless the basis is arbitrary
+
+
+def _dual_level(views, n_components, coupling, opts, rng, keep_matrix, name):
+    """Algorithms 2 and 4: ``(K + coupling) H = H Lambda``, ``K = sum_v M_c K_v M_c`` (:eq:`eq-mv-dual-eig`)."""
+    n = views[0].X_.shape[0]
+    s = check_n_components(n_components, n - 1, what="n_samples - 1")
+    K_views = [_finite(view.centred_gram, f"the centred Gram matrix of view {v}") for v, view in enumerate(views)]
+    K = K_views[0] if len(K_views) == 1 else np.sum(K_views, axis=0)
+    scale = sum(view.scale_ for view in views)  # what centring cancelled: the rounding level of K
+    if coupling is not None:
+        coupling = check_symmetric_matrix(coupling, "coupling")
+        if coupling.shape != (n, n):
+            raise ValueError(f"coupling must be ({n}, {n}), one row per sample; got {coupling.shape}.")
+        K, scale = K + coupling, scale + float(np.abs(coupling).max())
+    what = f"the centred kernel matrix ({', '.join(view.description for view in views)})"
+    sub, fix_signs = _leading(K, s, rng, opts, name, size=n, scale=scale, what=what)
+    H = flip_signs(sub.basis) if fix_signs else sub.basis
+    scores = [K_v @ H for K_v in K_views]  # K_{v,c} H
+    U = [view.centred_features().T @ H if view.explicit else None for view in views]  # eq-mv-stationarity
+    return Level(H, U, None, scores, sub, float(np.trace(K)), K if keep_matrix else None)
+
+
+def _primal_level(views, n_components, opts, rng, keep_matrix, name):
+    """Algorithms 1 and 3: ``C U~ = U~ Lambda``, ``C = Phi_c^T Phi_c`` (:eq:`eq-mv-primal-eig`)."""
+    if not all(view.explicit for view in views):
+        bad = next(v for v, view in enumerate(views) if not view.explicit)
+        raise ValueError(
+            f"setting='primal' needs an explicit feature map in every view, but view {bad} has an implicit "
+            f"{views[bad].description}. Give it a feature map (e.g. IdentityFeatures()) or use setting='dual'."
+        )
+    Phis = [view.centred_features() for view in views]
+    Phi_c = Phis[0] if len(Phis) == 1 else np.hstack(Phis)
+    n, d_f = Phi_c.shape
+    s = check_n_components(n_components, min(n - 1, d_f), what=f"min(n_samples - 1, d_f) = min({n - 1}, {d_f})")
+    trace = _finite(lambda: float(np.einsum("ij,ij->", Phi_c, Phi_c)), "the trace of the feature covariance C")
+    checks = dict(scale=sum(view.scale_ for view in views),
+                  what=f"the feature covariance C ({', '.join(view.description for view in views)})")
+    if d_f <= n or opts["solver"] == "eig":
+        C = _finite(lambda: Phi_c.T @ Phi_c, "the feature covariance C")
+        C = 0.5 * (C + C.T)  # exactly symmetric, as the eigensolvers assume
+        sub, fix_signs = _leading(C, s, rng, opts, name, size=d_f, **checks)
+    else:  # Stiefel with d_f > n: never form the d_f x d_f matrix
+        C = None
+        sub, fix_signs = _leading(None, s, rng, opts, name, factor=Phi_c, size=n, **checks)
+    # Rescaling (eq-mv-rescaling): U = U~ Gamma^{1/2}; without it U = U~ (Chapter 3's Figure 7).
     w, O = np.linalg.eigh(sub.Gamma)
     U_tilde = sub.basis
     U = ((U_tilde @ O) * np.sqrt(w)) @ O.T if opts["rescale"] else U_tilde
-    H = (((Phi_c @ U) @ O) / w) @ O.T
+    H = (((Phi_c @ U) @ O) / w) @ O.T  # h_i = Gamma^{-1} U^T phi_c(x_i) (eq-mv-stationarity)
     if fix_signs:
         H, signs = flip_signs(H, return_signs=True)
         U, U_tilde = U * signs, U_tilde * signs
     U_views = np.split(U, np.cumsum([P.shape[1] for P in Phis])[:-1], axis=0)
     scores = [P @ U_v for P, U_v in zip(Phis, U_views)]
-    return Level(H, U_views, U_tilde, scores, sub, trace, matrix if keep_matrix else None)
+    return Level(H, U_views, U_tilde, scores, sub, trace, C if keep_matrix else None)
