@@ -101,8 +101,9 @@ class NARForecaster(RecursiveForecaster):
     :class:`~rkmlearn.MultiViewKPCA` on ``n`` training windows: one kernel row of the window against
     the ``n`` windows (``O(n p)``; with explicit features ``O(D p)`` for the ``D`` features),
     ``O(n s)`` or ``O(D s)`` for the ``s x s`` latent solve, and the pre-image (``O(n)`` for the
-    scalar target) -- about 30 us for ``n = 359``, ``p = 40`` (Chapter 5's sum of sines), so
-    ``forecast(10**6)`` takes about half a minute.
+    scalar target), plus a fixed Python overhead of some 50 us: about 0.1 ms per step for ``n = 359``,
+    ``p = 40`` (Chapter 5's sum of sines; ``benchmarks/bench_core.py``), so ``forecast(10**6)``
+    takes one to two minutes, with a progress bar.
 
     Parameters
     ----------

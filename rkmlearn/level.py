@@ -39,8 +39,8 @@ class Level:
         dual); None for a view with an implicit kernel.
     U_tilde : ndarray of shape (d_f, s) or None
         Orthonormal ``U~`` (primal).
-    scores : list of ndarray of shape (n, s)
-        Per view ``E_v = Phi_{v,c} U_v = K_{v,c} H``: row i is ``e_{v,i}``.
+    scores : list of ndarray of shape (n, s) or None
+        Per view ``E_v = Phi_{v,c} U_v = K_{v,c} H``: row i is ``e_{v,i}`` (None without ``with_scores``).
     spectrum : Subspace
         The eig / Stiefel step (:func:`~rkmlearn.solvers.subspace.leading_subspace`): ``values``,
         ``Gamma``, ``Gamma_prime``, ``history``, ``n_iter``.
@@ -86,7 +86,7 @@ def solve_level(views, n_components, *, setting=LEVEL_DEFAULTS["setting"], solve
                 eigen_solver=LEVEL_DEFAULTS["eigen_solver"], optimizer=LEVEL_DEFAULTS["optimizer"],
                 learning_rate=LEVEL_DEFAULTS["learning_rate"], max_iter=LEVEL_DEFAULTS["max_iter"],
                 tol=LEVEL_DEFAULTS["tol"], verbose=LEVEL_DEFAULTS["verbose"], random_state=None,
-                keep_matrix=False, name="solve_level"):
+                keep_matrix=False, with_scores=True, name="solve_level"):
     """Hidden features of one RKM level from fitted :class:`~rkmlearn.views.View` objects.
 
     Parameters
@@ -119,6 +119,9 @@ def solve_level(views, n_components, *, setting=LEVEL_DEFAULTS["setting"], solve
         Seeds ARPACK's start vector or the Stiefel starting point.
     keep_matrix : bool, default=False
         Keep the decomposed matrix in :attr:`Level.matrix`.
+    with_scores : bool, default=True
+        Compute :attr:`Level.scores` (one ``n x n`` by ``n x s`` product per view in the dual);
+        models that never impute a view skip them.
     name : str
         Who is solving, for warnings and messages.
 
@@ -148,10 +151,10 @@ def solve_level(views, n_components, *, setting=LEVEL_DEFAULTS["setting"], solve
         )
     rng = check_random_state(random_state)
     if opts["setting"] == "dual":
-        return _dual_level(views, n_components, coupling, opts, rng, keep_matrix, name)
+        return _dual_level(views, n_components, coupling, opts, rng, keep_matrix, with_scores, name)
     if coupling is not None:
         raise ValueError("coupling is an n x n matrix of the dual problem; use setting='dual'.")
-    return _primal_level(views, n_components, opts, rng, keep_matrix, name)
+    return _primal_level(views, n_components, opts, rng, keep_matrix, with_scores, name)
 
 
 def _leading(matrix, s, rng, opts, name, *, size, scale, what, factor=None):
@@ -170,7 +173,7 @@ def _leading(matrix, s, rng, opts, name, *, size, scale, what, factor=None):
     return sub, opts["solver"] == "eig" or opts["rotate"]  # signs are fixed unless the basis is arbitrary
 
 
-def _dual_level(views, n_components, coupling, opts, rng, keep_matrix, name):
+def _dual_level(views, n_components, coupling, opts, rng, keep_matrix, with_scores, name):
     """Algorithms 2 and 4: ``(K + coupling) H = H Lambda``, ``K = sum_v M_c K_v M_c`` (:eq:`eq-mv-dual-eig`)."""
     n = views[0].X_.shape[0]
     s = check_n_components(n_components, n - 1, what="n_samples - 1")
@@ -185,12 +188,12 @@ def _dual_level(views, n_components, coupling, opts, rng, keep_matrix, name):
     what = f"the centred kernel matrix ({', '.join(view.description for view in views)})"
     sub, fix_signs = _leading(K, s, rng, opts, name, size=n, scale=scale, what=what)
     H = flip_signs(sub.basis) if fix_signs else sub.basis
-    scores = [K_v @ H for K_v in K_views]  # K_{v,c} H
+    scores = [K_v @ H for K_v in K_views] if with_scores else None  # K_{v,c} H
     U = [view.centred_features().T @ H if view.explicit else None for view in views]  # eq-mv-stationarity
     return Level(H, U, None, scores, sub, float(np.trace(K)), K if keep_matrix else None)
 
 
-def _primal_level(views, n_components, opts, rng, keep_matrix, name):
+def _primal_level(views, n_components, opts, rng, keep_matrix, with_scores, name):
     """Algorithms 1 and 3: ``C U~ = U~ Lambda``, ``C = Phi_c^T Phi_c`` (:eq:`eq-mv-primal-eig`)."""
     if not all(view.explicit for view in views):
         bad = next(v for v, view in enumerate(views) if not view.explicit)
@@ -221,5 +224,5 @@ def _primal_level(views, n_components, opts, rng, keep_matrix, name):
         H, signs = flip_signs(H, return_signs=True)
         U, U_tilde = U * signs, U_tilde * signs
     U_views = np.split(U, np.cumsum([P.shape[1] for P in Phis])[:-1], axis=0)
-    scores = [P @ U_v for P, U_v in zip(Phis, U_views)]
+    scores = [P @ U_v for P, U_v in zip(Phis, U_views)] if with_scores else None
     return Level(H, U_views, U_tilde, scores, sub, trace, C if keep_matrix else None)

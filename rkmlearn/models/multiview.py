@@ -176,7 +176,7 @@ class MultiViewKPCA(TransformerMixin, BaseEstimator):
             )
         self.views_ = [view.fit(X, name=name) for view, X, name in zip(views, Xs, names)]
         level = solve_level(self.views_, self.n_components, random_state=self.random_state,
-                            name=type(self).__name__, **options)
+                            with_scores=len(views) > 1, name=type(self).__name__, **options)
         for view in self.views_:
             view.release()  # the n x d_f training features are not needed after fit
         self.n_views_ = len(views)
@@ -197,6 +197,9 @@ class MultiViewKPCA(TransformerMixin, BaseEstimator):
         """Factor ``Gamma`` (latent map) and ``Gamma - U_v^T U_v`` per view (imputation), once."""
         floor = rank_tolerance(self.H_.shape[0]) * float(self.eigenvalues_[0])
         self._gamma_solver = SymmetricSolver(self.Gamma_, "Gamma", floor=floor)
+        if level.scores is None:  # one view: nothing to impute from
+            self._impute_solvers = []
+            return
         # U_v^T U_v, or H^T K_{v,c} H in the dual (equal at the optimum)
         shares = [U.T @ U for U in level.U] if level.U_tilde is not None else [self.H_.T @ E for E in level.scores]
         advice = "The given views carry no information about some latent component: use fewer n_components."

@@ -188,7 +188,7 @@ class ProbabilisticKPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseE
         view = View(kernel=None if explicit else self.kernel, feature_map=self.feature_map,
                     kernel_params=self.kernel_params).fit(X)
         level = solve_level([view], self.n_components, random_state=self.random_state, keep_matrix=not explicit,
-                            name="ProbabilisticKPCA", **options)
+                            with_scores=False, name="ProbabilisticKPCA", **options)
         self.view_, self.n_features_in_, self.X_fit_ = view, X.shape[1], view.X_
         self.kernel_, self.feature_map_, self.feature_mean_ = view.kernel_, view.feature_map_, view.feature_mean_
         self.centerer_ = view.centerer_
