@@ -497,3 +497,17 @@ def test_methods_before_fit_raise():
     for call in (lambda: model.transform(GOOD), lambda: model.sample(2), lambda: model.decode([[0.0, 0.0]])):
         with pytest.raises(NotFittedError):
             call()
+
+
+def test_sample_with_fixed_latent_and_noise_draws_is_the_random_sample(small_dual):
+    """sample(latent=u_q, noise=u_rest) reproduces sample(random_state=...) from the same draws."""
+    X, model = small_dual
+    rng = np.random.default_rng(0)
+    U_q, U_rest = rng.standard_normal((5, 2)), rng.standard_normal((5, model.rank_))
+    for space in ("kernel", "input"):
+        drawn = model.sample(5, space=space, random_state=np.random.default_rng(0))
+        np.testing.assert_allclose(model.sample(latent=U_q, noise=U_rest, space=space), drawn, atol=1e-12)
+    with pytest.raises(ValueError, match="noise must have shape"):
+        model.sample(latent=U_q, noise=U_rest[:, :3])
+    with pytest.raises(ValueError, match="pass latent as well"):
+        model.sample(3, noise=U_rest[:3])

@@ -373,17 +373,19 @@ class ProbabilisticKPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseE
         return self.decode(self.transform(X), space, top_k=top_k)
 
     # -- generation ----------------------------------------------------------------------------
-    def sample(self, n_samples=None, latent=None, *, space="auto", top_k=None, random_state=None):
+    def sample(self, n_samples=None, latent=None, *, noise=None, space="auto", top_k=None, random_state=None):
         """Generate from the model: ``k_c = B u`` (:eq:`eq-ppca-kernel-sampling`) or ``phi`` (Prop. 2).
 
         ``u = (u_q, u_rest) ~ N(0, I)``; see :mod:`rkmlearn.models.ppca_sampling`. ``latent`` fixes
-        ``u_q`` and sets the noise coordinates to 0 (the paper's Figure 4c grid).
+        ``u_q`` and, without ``noise``, sets the noise coordinates to 0 (the paper's Figure 4c grid).
 
         Parameters
         ----------
         n_samples : int, optional
             Default 1; with ``latent`` None or ``len(latent)``.
         latent : array-like of shape (m, n_components) or (n_components,), optional
+        noise : array-like of shape (m, rank_), optional
+            Fixed noise coordinates ``u_rest`` (with ``latent``): the same draws for many fits.
         space : {"auto", "kernel", "feature", "input"}, default="auto"
         top_k : int, optional
         random_state : int, RandomState, Generator or None, optional
@@ -409,6 +411,15 @@ class ProbabilisticKPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseE
                     f"n_samples={n_samples!r} does not match latent, which has {U_q.shape[0]} rows; leave "
                     "n_samples=None when latent is given."
                 )
+            if noise is not None:
+                U_rest = check_array(noise, "noise")
+                if U_rest.shape != (U_q.shape[0], self.rank_):
+                    raise ValueError(
+                        f"noise must have shape {(U_q.shape[0], self.rank_)} (one row per latent row, rank_ "
+                        f"columns); got {U_rest.shape}."
+                    )
+        if latent is None and noise is not None:
+            raise ValueError("noise fixes the noise coordinates of given latent rows; pass latent as well.")
         if self.feature_map_ is not None:
             Q = None if U_rest is None else self._feature_basis()
             phi_c = feature_samples(U_q, self.V_, self.eigenvalues_, self.A_.shape[0], self.sigma2_, U_rest, Q)
