@@ -405,3 +405,14 @@ def test_imputation_from_views_without_information_is_a_clear_error():
             warnings.simplefilter("error")  # no stray LinAlgWarning: the singularity is reported once
             with pytest.raises(ValueError, match=r"Gamma - U_0\^T U_0 \(target=0\) is singular"):
                 model.predict_view([None, Xs[1]], target=0)
+
+
+def test_attributes_are_reset_on_every_fit():
+    """A refit with solver='eig' leaves no Stiefel attributes of an earlier fit behind."""
+    rng = np.random.default_rng(2)
+    Xs = [rng.normal(size=(30, 3)), rng.normal(size=(30, 2))]
+    model = MultiViewKPCA(2, solver="stiefel", rotate=False, random_state=0).fit(Xs)
+    assert model.Gamma_prime_ is not None and model.history_ is not None and model.n_iter_ > 0
+    model.set_params(solver="eig").fit(Xs)
+    assert model.Gamma_prime_ is None and model.history_ is None and model.n_iter_ is None
+    np.testing.assert_array_equal(model.Gamma_, np.diag(model.eigenvalues_))
