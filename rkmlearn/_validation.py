@@ -118,32 +118,11 @@ def check_array(X, name="X", *, ensure_2d=True, allow_empty=False, copy=False):
     whose message starts with ``name`` and says how to fix the input; scikit-learn's original
     message is kept at the end (in brackets) so its wording still matches.
 
-    Parameters
-    ----------
-    X : array-like
-        The input (list of lists, NumPy array, pandas DataFrame...).
-    name : str, default="X"
-        Name of the parameter, used in error messages.
-    ensure_2d : bool, default=True
-        Require a 2-D array of shape ``(n_samples, n_features)``. When False, a 1-D array is
-        accepted too (arrays with more than 2 dimensions are always rejected).
-    allow_empty : bool, default=False
-        Accept arrays with zero samples or zero features.
-    copy : bool, default=False
-        Always return a copy (otherwise ``X`` itself is returned when it is already a
-        C-contiguous float64 array).
-
-    Returns
-    -------
-    X_checked : ndarray of dtype float64
-        C-contiguous, finite, real-valued.
-
-    Raises
-    ------
-    ValueError
-        On NaN or inf, complex values, strings or objects that are not numbers, empty input
-        (unless ``allow_empty``), 1-D input (when ``ensure_2d``), more than 2 dimensions, ragged
-        nested lists. Sparse input raises :class:`InputTypeError` (a ``ValueError``).
+    ``X`` is any array-like (lists, arrays, DataFrames); ``name`` names it in messages. With
+    ``ensure_2d=False`` a 1-D array is accepted too; ``allow_empty`` accepts zero samples or features;
+    ``copy`` always copies (otherwise a C-contiguous float64 ``X`` is returned itself). Raises
+    ``ValueError`` on NaN or inf, complex values, non-numbers, empty input, wrong dimensions or
+    ragged lists (sparse input: :class:`InputTypeError`, a ``ValueError``).
     """
     min_size = 0 if allow_empty else 1
     # Fast path for what the library passes itself (float64, C-contiguous, finite): the same answer
