@@ -127,9 +127,10 @@ def extract(ref, into):
     return True
 
 
-def compare(ref=DEFAULT_REF, quick=False):
+def compare(ref=DEFAULT_REF, quick=False, rounds=None):
     """Best-of-rounds times ``{case: (old, new)}`` (seconds; None where the old library lacks it)."""
-    n, steps, rounds = (200, 100, 2) if quick else (1500, 2000, 5)
+    n, steps, default_rounds = (200, 100, 2) if quick else (1500, 2000, 5)
+    rounds = rounds or default_rounds
     with tempfile.TemporaryDirectory() as old_tree:
         if not extract(ref, old_tree):
             return None
@@ -160,9 +161,9 @@ def format_table(results):
     return "\n".join(lines)
 
 
-def main(quick=False, ref=DEFAULT_REF):
+def main(quick=False, ref=DEFAULT_REF, rounds=None):
     """Run the comparison and print its table; returns ``{case: (old, new)}`` (or None)."""
-    results = compare(ref, quick)
+    results = compare(ref, quick, rounds)
     if results is None:
         print(f"skipped: git ref {ref!r} is not available here (a source tarball has no history).")
         return None
@@ -175,5 +176,6 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="small sizes, two rounds (< 30 s)")
     parser.add_argument("--ref", default=DEFAULT_REF, help=f"git ref of the old library (default {DEFAULT_REF})")
+    parser.add_argument("--rounds", type=int, default=None, help="interleaved rounds (default 5, quick 2)")
     args = parser.parse_args()
-    main(quick=args.quick, ref=args.ref)
+    main(quick=args.quick, ref=args.ref, rounds=args.rounds)

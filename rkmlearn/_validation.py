@@ -111,6 +111,15 @@ def _explain(X, name, message, ensure_2d):
     return f"{name} is not a valid {'2-D ' if ensure_2d else ''}array of real numbers."
 
 
+def _all_finite(X):
+    """True when every entry of the float array ``X`` is finite: one sum (no n x m temporary),
+    and the elementwise test only when the sum is not finite (it can overflow from finite values)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        if np.isfinite(X.sum()):
+            return True
+    return bool(np.isfinite(X).all())
+
+
 def check_array(X, name="X", *, ensure_2d=True, allow_empty=False, copy=False):
     """Validate an array-like and return it as a C-contiguous float64 :class:`numpy.ndarray`.
 
@@ -134,7 +143,7 @@ def check_array(X, name="X", *, ensure_2d=True, allow_empty=False, copy=False):
         and not copy
         and (X.ndim == 2 or (X.ndim == 1 and not ensure_2d))
         and min(X.shape) >= min_size
-        and np.isfinite(X).all()
+        and _all_finite(X)
     ):
         return X
     try:

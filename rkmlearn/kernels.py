@@ -14,7 +14,7 @@ import inspect
 import numpy as np
 from sklearn.metrics.pairwise import manhattan_distances
 
-from ._validation import check_array, check_n_features, check_scalar_range
+from ._validation import _all_finite, check_array, check_n_features, check_scalar_range
 from .solvers.eigen import SYMMETRY_RTOL, max_asymmetry
 from .solvers.eigen import symmetrize_inplace as _symmetrize
 
@@ -129,7 +129,7 @@ class Kernel:
 
     def _check_finite(self, K):
         """Finite inputs can still overflow (``X * 1e160``, a degree-400 polynomial): say so."""
-        if not np.isfinite(K).all():
+        if not _all_finite(K):
             raise ValueError(
                 f"the kernel values of {self!r} overflowed (inf or NaN from finite X): X is too large "
                 "for this kernel. Rescale X (e.g. sklearn.preprocessing.StandardScaler) or choose "

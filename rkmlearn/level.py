@@ -69,11 +69,15 @@ class Level:
         return self.spectrum.Gamma
 
 
-def _finite(compute, what):
-    """``compute()``, which must not overflow (finite inputs can: ``X * 1e160``); else a ValueError."""
+def _finite(compute, what, *, diagonal=False):
+    """``compute()``, which must not overflow (finite inputs can: ``X * 1e160``); else a ValueError.
+
+    ``diagonal``: the value is a PSD Gram matrix, whose entries (and partial sums) are bounded by
+    its diagonal, so checking the diagonal (O(n)) suffices.
+    """
     with np.errstate(over="ignore", invalid="ignore"):
         value = compute()
-    if not np.all(np.isfinite(value)):
+    if not np.all(np.isfinite(np.diagonal(value) if diagonal else value)):
         raise ValueError(
             f"{what} overflowed (inf or NaN from finite inputs): the data are too large. Rescale X "
             "(e.g. sklearn.preprocessing.StandardScaler)."
@@ -177,7 +181,8 @@ def _dual_level(views, n_components, coupling, opts, rng, keep_matrix, with_scor
     """Algorithms 2 and 4: ``(K + coupling) H = H Lambda``, ``K = sum_v M_c K_v M_c`` (:eq:`eq-mv-dual-eig`)."""
     n = views[0].X_.shape[0]
     s = check_n_components(n_components, n - 1, what="n_samples - 1")
-    K_views = [_finite(view.centred_gram, f"the centred Gram matrix of view {v}") for v, view in enumerate(views)]
+    K_views = [_finite(view.centred_gram, f"the centred Gram matrix of view {v}", diagonal=True)
+               for v, view in enumerate(views)]
     K = K_views[0] if len(K_views) == 1 else np.sum(K_views, axis=0)
     scale = sum(view.scale_ for view in views)  # what centring cancelled: the rounding level of K
     if coupling is not None:

@@ -50,9 +50,9 @@ class View(BaseEstimator):
         Training statistics for centring kernel rows (computed from the Gram matrix on first use
         for a kernel view, from the features for an explicit one).
     scale_ : float
-        Largest uncentred kernel value ``max|k(x_i, x_j)|``: the magnitude centring cancels, so the
-        rounding level of the centred problem (set by :meth:`fit` for features, by
-        :meth:`centred_gram` for kernels).
+        Largest uncentred kernel value ``max_i k(x_i, x_i)`` (``= max|k(x_i, x_j)|`` for a PSD
+        kernel): the magnitude centring cancels, so the rounding level of the centred problem (set
+        by :meth:`fit` for features, by :meth:`centred_gram` for kernels).
     n_features_in_ : int
 
     Examples
@@ -168,7 +168,8 @@ class View(BaseEstimator):
             Phi_c = self.centred_features()
             return Phi_c @ Phi_c.T  # features already centred
         K = self.kernel_(self.X_)
-        self.scale_ = float(np.abs(K).max())
+        # max |k(x_i, x_j)| = max_i k(x_i, x_i) for a PSD kernel: O(n) instead of a pass over K
+        self.scale_ = float(np.abs(np.diagonal(K)).max())
         self.centerer_ = GramCenterer()
         return self.centerer_.fit_transform(K)
 
