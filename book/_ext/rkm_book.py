@@ -7,6 +7,9 @@
 * **One copy of each script.** Scripts that appear twice in a page's list are written once.
 * **Theme mode.** Without ``default_mode`` the theme reads an empty mode and logs "Got invalid
   theme mode"; the book is light by default (the reader can still switch).
+* **Only what pages load.** Source maps (``*.map``, read only by a browser's developer tools) and
+  the theme's translation catalogues (``_static/locales``, used at build time) are deleted from
+  the built site (3.4 MB and 0.7 MB).
 * **The directive ``rkm-source``**, which shows library code in a chapter (see "Showing library
   code" in ``book/README.md``).
 
@@ -20,7 +23,9 @@ import ast
 import importlib
 import inspect
 import os
+import shutil
 import textwrap
+from pathlib import Path
 
 from docutils import nodes
 from docutils.parsers.rst import directives
@@ -58,6 +63,15 @@ def _drop_thebe_config(app, doctree, docname):
     for node in list(doctree.findall(nodes.raw)):
         if "x-thebe-config" in node.astext() or "kernelName =" in node.astext():
             node.parent.remove(node)
+
+
+def _drop_unloaded_files(app, exception):
+    if exception is not None or app.builder.format != "html":
+        return
+    static = Path(app.outdir) / "_static"
+    for path in static.rglob("*.map"):
+        path.unlink()
+    shutil.rmtree(static / "locales", ignore_errors=True)
 
 
 def _resolve(dotted: str):
@@ -157,6 +171,7 @@ def setup(app):
     # after every other handler, so that scripts added by them are filtered too
     app.connect("html-page-context", _page_assets, priority=900)
     app.connect("doctree-resolved", _drop_thebe_config, priority=900)
+    app.connect("build-finished", _drop_unloaded_files)
     app.add_js_file("rkm_book.js", priority=520)  # after the inline MathJax config (500)
     app.add_css_file("rkm_book.css")
     app.add_directive("rkm-source", LibrarySource)

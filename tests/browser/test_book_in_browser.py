@@ -16,7 +16,8 @@ at a time), and these checks are made (``CHECKS``):
 ``equations-fit-1400``
     at 1400 px no display equation is wider than its container.
 ``equations-reachable-400``
-    at 400 px no display equation is cut off: one wider than its box must scroll within it.
+    at 400 px no display equation is cut off: one wider than its box must scroll within it, and
+    show it (a scroll bar, or the book's scroll shadows where bars are hidden, as on phones).
 ``explorers``
     for every explorer (``.rkm-explorer``), the state its controls show is the manifest's initial
     state and the frame shown is that state's (SHA-256 of the image bytes against the manifest);
@@ -123,17 +124,27 @@ MATH_JS = r"""() => {
 }"""
 
 EQUATIONS_JS = r"""() => Array.from(document.querySelectorAll('div.math')).map((div, i) => {
+  // The typeset equation (mjx-math) lives in a scroll box (mjx-container) inside the display
+  // block (div.math), which clips what leaves it. Visible: the part of the scroll box inside the
+  // block and the viewport.
   const box = div.querySelector('mjx-container');
   if (!box) return null;
   const math = box.querySelector('mjx-math');
   const content = math ? math.getBoundingClientRect().width : box.scrollWidth;
-  const style = getComputedStyle(box);
+  const b = box.getBoundingClientRect(), d = div.getBoundingClientRect();
+  const viewport = document.documentElement.clientWidth;
+  const visible = Math.min(b.right, d.right, viewport) - Math.max(b.left, d.left, 0);
   const number = div.querySelector('.eqno');
   return {
     label: number ? number.textContent.replace(/[^0-9.()]/g, '') : `#${i + 1}`,
-    content: content, box: box.clientWidth,
-    scrollable: ['auto', 'scroll'].includes(style.overflowX) && box.scrollWidth > box.clientWidth,
-    right: box.getBoundingClientRect().right, viewport: document.documentElement.clientWidth,
+    content: content, box: Math.min(box.clientWidth, visible),
+    fits: content <= Math.min(box.clientWidth, visible) + 1,
+    // scrollable, inside the block, and visibly so: a scroll bar that takes room in the box, or
+    // the book's scroll shadows (headless browsers and phones hide scroll bars)
+    scrollable: ['auto', 'scroll'].includes(getComputedStyle(box).overflowX)
+                && box.scrollWidth > box.clientWidth + 1 && b.right <= Math.min(d.right, viewport) + 1
+                && (box.offsetHeight - box.clientHeight >= 3
+                    || (getComputedStyle(box).backgroundImage.match(/radial-gradient/g) || []).length >= 2),
   };
 }).filter(Boolean)"""
 
@@ -165,6 +176,7 @@ class PageVisit:
 
     def __init__(self):
         self.problems: list[str] = []
+        self.bytes = 0  # downloaded (a fresh browser context: nothing cached)
 
 
 async def _open(context, url: str, visit: PageVisit):
@@ -176,8 +188,12 @@ async def _open(context, url: str, visit: PageVisit):
     page.on("requestfailed", lambda request: visit.problems.append(
         f"failed request: {request.url} ({request.failure})")
         if not request.url.startswith(("blob:", "data:")) else None)
-    page.on("response", lambda response: visit.problems.append(
-        f"HTTP {response.status}: {response.url}") if response.status >= 400 else None)
+    def response(response_):
+        if response_.status >= 400:
+            visit.problems.append(f"HTTP {response_.status}: {response_.url}")
+        visit.bytes += int(response_.headers.get("content-length", 0) or 0)
+
+    page.on("response", response)
     await page.goto(url, wait_until="load")
     # MathJax (where the page loads it) and the widget manager render after the load event.
     await page.wait_for_function(
@@ -230,8 +246,9 @@ async def _explorer_report(page) -> list[str]:
                     + [("ArrowRight", i) for i in range(1, start + 1)]
             else:
                 buttons = await control.query_selector_all("button")
-                walk = [(buttons[i], i) for i in list(range(size)) + [start] if i != start] \
-                    if size > 1 else []
+                # every other button, then back to the initial one
+                order = [i for i in range(size) if i != start] + ([start] if size > 1 else [])
+                walk = [(buttons[i], i) for i in order]
             previous = state
             for action, target in walk:
                 if isinstance(action, str):
@@ -335,18 +352,16 @@ async def _visit(browser, base: str, page_name: str, blocked: list, semaphore) -
                             + [f"raw TeX in the text: {t!r}" for t in math["raw"]]
                             + [f"leaked label text: {t!r}" for t in math["leaked"]])
                         report["equations-fit-1400"] += [
-                            f"equation {e['label']} is {e['content']:.0f} px wide in a {e['box']} px box"
-                            for e in equations if e["content"] > e["box"] + 1]
+                            f"equation {e['label']} is {e['content']:.0f} px wide in a {e['box']:.0f} px box"
+                            for e in equations if not e["fits"]]
                         if page_name in EXPLORER_PAGES:
                             report["explorers"] += await _explorer_report(page)
                     else:
                         report["equations-reachable-400"] += [
-                            f"equation {e['label']} ({e['content']:.0f} px in a {e['box']} px box) is cut off"
-                            for e in equations
-                            if (e["content"] > e["box"] + 1 and not e["scrollable"])
-                            or e["right"] > e["viewport"] + 1]
+                            f"equation {e['label']} ({e['content']:.0f} px in a {e['box']:.0f} px box) is cut off"
+                            for e in equations if not e["fits"] and not e["scrollable"]]
                         report["scrolling-400"] = [e["label"] for e in equations
-                                                   if e["content"] > e["box"] + 1 and e["scrollable"]]
+                                                   if not e["fits"] and e["scrollable"]]
                     key = "toggles-1400" if width == WIDE else "toggles-400"
                     report[key] += await _toggles(page, width)
                 await page.wait_for_load_state("networkidle")
@@ -354,6 +369,8 @@ async def _visit(browser, base: str, page_name: str, blocked: list, semaphore) -
             except playwright_api.Error as error:
                 visit.problems.append(f"{type(error).__name__}: {str(error).splitlines()[0]}")
             report["loads-cleanly"] += [f"{width} px: {p}" for p in visit.problems]
+            if width == WIDE:
+                report["bytes"] = visit.bytes
             await context.close()
     return report
 
@@ -388,9 +405,10 @@ def site():
     for page, report in reports.items():
         counts = {check: len(report[check]) for check in CHECKS if report[check]}
         scrolling = report.get("scrolling-400", [])
-        if counts or scrolling:
-            extra = f"; scroll at 400 px: {len(scrolling)}" if scrolling else ""
-            print(f"  {page}: {counts}{extra}")
+        extra = f"; scroll at 400 px: {len(scrolling)}" if scrolling else ""
+        print(f"  {page}: downloads {report.get('bytes', 0) / 1e6:.1f} MB; "
+              f"failing {counts or 'none'}{extra}")
+        if counts:
             for check in counts:
                 for problem in report[check][:5]:
                     print(f"      {check}: {problem[:160]}")
