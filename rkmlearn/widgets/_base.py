@@ -478,13 +478,14 @@ class FrameExplorer:
             options = list(zip(ladder.labels, ladder.values))
             common = dict(options=options, index=index, description=ladder.description,
                           style={"description_width": "initial"})
+            margin = "0 24px 4px 0"  # room between a slider's readout and the next control
             if ladder.style == "buttons":
-                control = widgets.ToggleButtons(**common)
+                control = widgets.ToggleButtons(layout=widgets.Layout(margin=margin), **common)
             else:
                 width = max(180, min(460, 70 * len(ladder.values)))
-                control = widgets.SelectionSlider(continuous_update=True,
-                                                  layout=widgets.Layout(width=f"{width}px"),
-                                                  **common)
+                control = widgets.SelectionSlider(
+                    continuous_update=True, layout=widgets.Layout(width=f"{width}px", margin=margin),
+                    **common)
             control.add_class("rkm-control")
             self.controls[ladder.name] = control
         frames = self.frames

@@ -73,6 +73,10 @@ if _chromium() is None:
     pytest.skip(f"browser checks SKIPPED: no chromium found; {HOW_TO_ENABLE}",
                 allow_module_level=True)
 
+# One pass over the whole site happens in the first test's setup: allow it more than the suite's
+# per-test limit (about 2 minutes on 2 cores; a loaded machine takes several times longer).
+pytestmark = pytest.mark.timeout(1800)
+
 LAUNCH_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
     "--disable-component-update", "--disable-sync", "--no-first-run",
