@@ -49,11 +49,18 @@ bench: $(STAMP)
 bench-quick: $(STAMP)
 	$(PY) benchmarks/run_all.py --quick
 
+# The browser test (tests/browser) drives Debian's chromium; without one it is skipped, and
+# `make test` says so before and after the run.
+CHROMIUM := $(or $(RKM_CHROMIUM),$(shell command -v chromium || command -v chromium-browser))
+BROWSER_NOTE := if [ -z "$(CHROMIUM)" ]; then echo "*** Browser checks SKIPPED: no chromium found. Install it (apt-get install -y chromium; .ci/run does) or set RKM_CHROMIUM=/path/to/chromium, then run make test again. ***"; fi
+
 # Everything CI checks: the book build (warnings are errors), a quick benchmark run (printed, not
-# asserted), then one pytest run over the unit/property/integration tests, the grader self-check,
-# the packaging test and nbval over every notebook.
+# asserted), then one pytest run over the unit/property/integration tests, the browser test of
+# the built book, the grader self-check, the packaging test and nbval over every notebook.
 test: $(STAMP) book bench-quick
-	$(NBVAL_ENV) $(PY) -m pytest tests book --nbval --nbval-sanitize-with book/_tools/nbval_sanitize.cfg
+	@$(BROWSER_NOTE)
+	$(NBVAL_ENV) $(PY) -m pytest tests book --nbval --nbval-sanitize-with book/_tools/nbval_sanitize.cfg; \
+	status=$$?; $(BROWSER_NOTE); exit $$status
 
 lab: $(STAMP)
 	$(PY) -m pip install -q "jupyterlab>=4,<5"

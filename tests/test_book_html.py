@@ -55,10 +55,6 @@ LOADING_ATTRIBUTES = {
 REMOTE = re.compile(r"^\s*(?:https?:)?//", re.IGNORECASE)
 CSS_REMOTE = re.compile(r"""(?:url\(\s*['"]?|@import\s+['"])\s*(?:https?:)?//""", re.IGNORECASE)
 URL_IN_SCRIPT = re.compile(r"https?://[^\s\"'`)]+")
-# sphinx-thebe (always loaded by Jupyter Book 1) writes this constant into every page. It is
-# only read when a reader starts thebe from a launch button, and the book has none
-# (launch_buttons.thebe: false), so it is never fetched.
-THEBE_CONSTANT = re.compile(r'const THEBE_JS_URL = "https://unpkg\.com/thebe@[\w.]+/lib/index\.js"')
 
 
 def soup(page: Path):
@@ -94,8 +90,7 @@ def test_page_loads_nothing_remote(page):
     for tag in document.find_all("script", src=False):
         if tag.get("type") in (WIDGET_STATE, WIDGET_VIEW):
             continue  # data, not code
-        code = THEBE_CONSTANT.sub("", tag.get_text())
-        remote.extend(f"inline script uses {url!r}" for url in URL_IN_SCRIPT.findall(code))
+        remote.extend(f"inline script uses {url!r}" for url in URL_IN_SCRIPT.findall(tag.get_text()))
     assert not remote, f"{page.relative_to(HTML)} reaches the network: {remote}"
 
 
@@ -200,12 +195,63 @@ def test_widget_page_embeds_state_and_loads_local_widget_manager(notebook):
 
 
 def test_widget_bundle_fonts_are_vendored():
+    # Browsers take the first format they support from each @font-face list, and every browser
+    # the book supports reads WOFF2: only those files are served (the browser test checks that no
+    # page requests a missing file).
     bundle = VENDOR / "html-manager" / "embed-amd.js"
     assert bundle.is_file(), "run `make vendor` (book/_tools/vendor_js.py)"
-    fonts = set(re.findall(r"[0-9a-f]{20}\.(?:woff2?|ttf|eot|svg)", bundle.read_text(errors="replace")))
-    assert fonts, "embed-amd.js references no font files: has the bundle changed?"
+    fonts = set(re.findall(r"[0-9a-f]{20}\.woff2", bundle.read_text(errors="replace")))
+    assert fonts, "embed-amd.js references no WOFF2 font files: has the bundle changed?"
     missing = sorted(f for f in fonts if not (bundle.parent / f).is_file())
     assert not missing, f"fonts referenced by embed-amd.js but not vendored: {missing}"
+
+
+def test_no_page_loads_thebe():
+    offenders = [str(p.relative_to(HTML)) for p in PAGES if "thebe" in p.read_text(encoding="utf-8").lower()]
+    assert not offenders, f"pages still load thebe (book/_ext/rkm_book.py removes it): {offenders}"
+
+
+# --------------------------------------------------------------------------------------------
+# Exercises: in the book, never with their solutions
+# --------------------------------------------------------------------------------------------
+
+
+#: this many consecutive code lines of a solution that the starter does not have make a leak (the
+#: library code a chapter shows may share a line or two with a solution, written the same way)
+RUN = 6
+
+
+def _telling(line: str) -> bool:
+    return len(line) >= 12 and not line.startswith(("#", '"""', "from ", "import "))
+
+
+def _leaks(folder: Path, text: str) -> list[str]:
+    solution = (folder / "solution.py").read_text(encoding="utf-8")
+    starter = {line.strip() for line in (folder / "starter.py").read_text(encoding="utf-8").splitlines()}
+    found = []
+    title = solution.lstrip('"\' \n').splitlines()[0].strip()
+    if title and title in text:
+        found.append(f"its docstring: {title!r}")
+    lines = [line.strip() for line in solution.splitlines() if line.strip()]
+    page = {line.strip() for line in text.splitlines()}
+    run = []
+    for line in lines + [""]:
+        if line and line in page and line not in starter:
+            run.append(line)
+            continue
+        if sum(map(_telling, run)) >= RUN:
+            found.append(f"{len(run)} consecutive lines from {run[0]!r}")
+        run = []
+    return found
+
+
+def test_no_page_shows_a_solution():
+    folders = [p for p in sorted((REPO_ROOT / "exercises").glob("*/")) if (p / "solution.py").is_file()]
+    assert folders, "no exercise folders with a solution.py"
+    leaks = [f"{page.relative_to(HTML)}: {folder.name}/solution.py: {leak}"
+             for page in PAGES for text in [soup(page).get_text("\n")]
+             for folder in folders for leak in _leaks(folder, text)]
+    assert not leaks, "the book shows lines of exercise solutions:\n" + "\n".join(leaks[:20])
 
 
 # --------------------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Tests of :mod:`rkmlearn.duality`: the four algorithms of the duality paper, imputation, forecasting.
+"""Tests of :mod:`rkmlearn.models.multiview`: the four algorithms of the duality paper, imputation, forecasting.
 
 The numbers the issue asks for (Part I) are asserted here and again in the book's notebooks:
 primal and dual agree to 1e-8, the linear sum-of-sines model forecasts exactly, the rotated Stiefel

@@ -282,9 +282,18 @@ def test_vendor_keeps_only_what_the_book_serves():
     for skipped in ("package/dist/embed.js", "package/dist/embed.js.map", "package/src/index.ts",
                     "package/lib/icons.svg", "other/dist/embed-amd.js"):
         assert manager.wanted(skipped) is None, skipped
+    for unused_font in ("package/dist/2285773e6b4b172f07d9.woff", "package/dist/491974d108fe4002b2aa.ttf",
+                        "package/dist/23f19bb08961f37aaf69.eot", "package/dist/2f517e09eb2ca6650ff5.svg"):
+        assert manager.wanted(unused_font) is None, unused_font  # browsers load the woff2 only
     mathjax = next(p for p in vendor_js.PACKAGES if p.target == "mathjax")
     assert mathjax.wanted("package/es5/tex-chtml.js") == "es5/tex-chtml.js"
-    assert mathjax.wanted("package/ts/core.ts") is None
+    assert mathjax.wanted("package/es5/output/chtml/fonts/woff-v2/MathJax_Main-Regular.woff") \
+        == "es5/output/chtml/fonts/woff-v2/MathJax_Main-Regular.woff"
+    assert mathjax.wanted("package/es5/input/tex/extensions/boldsymbol.js") \
+        == "es5/input/tex/extensions/boldsymbol.js"
+    for unused in ("package/ts/core.ts", "package/es5/tex-svg-full.js", "package/es5/sre/mathmaps/en.json",
+                   "package/es5/a11y/explorer.js", "package/es5/output/svg/fonts/tex.js"):
+        assert mathjax.wanted(unused) is None, unused  # never loaded by a page
 
 
 def test_vendor_pins_exact_versions_and_digests():

@@ -1,4 +1,4 @@
-"""Tests of rkmlearn.probabilistic.ProbabilisticKPCA: primal = dual, the ML solution, sampling,
+"""Tests of rkmlearn.models.probabilistic.ProbabilisticKPCA: primal = dual, the ML solution, sampling,
 the sigma^2 -> 0 limit (kernel PCA), the likelihood and bad input."""
 
 import numpy as np

@@ -1,4 +1,4 @@
-"""Tests of rkmlearn.linalg: top eigenpairs against a full eigendecomposition (tests only)."""
+"""Tests of rkmlearn.solvers.eigen: top eigenpairs against a full eigendecomposition (tests only)."""
 
 import numpy as np
 import pytest

@@ -1,4 +1,4 @@
-"""Tests of rkmlearn.stiefel: projection, geometry, both optimisers and the final rotation."""
+"""Tests of rkmlearn.solvers.stiefel: projection, geometry, both optimisers and the final rotation."""
 
 import numpy as np
 import pytest

@@ -1,499 +1,262 @@
-"""Tests of the interactive explorers in :mod:`rkmlearn.widgets`.
+"""Tests of the frame-explorer machinery in :mod:`rkmlearn.widgets._base`.
 
-Each test builds an explorer with the Agg backend, moves a control the way a reader would (by
-setting the slider's ``.value``, or through ``update``), and checks that the plotted data changed
-and equals a direct computation of what the figure claims to show.
+The contract the book relies on (and the browser test checks in the rendered page): an explorer's
+widget is a box with the class ``rkm-explorer``, holding the controls, nested stacks of frames
+linked to the controls by ``jslink``, and a hidden ``rkm-manifest`` HTML widget whose JSON gives
+each state's SHA-256; ``sha256(explorer.render(**state))`` equals it, for every state.
 """
 from __future__ import annotations
 
-import base64
+import hashlib
+import html
 import io
+import json
 
-import matplotlib
+import ipywidgets as widgets
+import matplotlib as mpl
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+from PIL import Image
 
-matplotlib.use("Agg")
-
-import ipywidgets as widgets  # noqa: E402
-import numpy as np  # noqa: E402
-import pytest  # noqa: E402
-from hypothesis import given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
-from hypothesis.extra.numpy import arrays  # noqa: E402
-from PIL import Image  # noqa: E402
-
-from rkmlearn.features import RandomFourierFeatures  # noqa: E402
-from rkmlearn.kernels import RBF  # noqa: E402
-from rkmlearn.widgets import (  # noqa: E402
-    FenchelYoungExplorer,
-    RFFConvergenceExplorer,
-    fenchel_young_sides,
+from rkmlearn.widgets import annotate_cells
+from rkmlearn.widgets._base import (
+    FrameExplorer,
+    Ladder,
+    encode_png,
+    format_bound,
+    reduce_colours,
+    snap,
 )
-from rkmlearn.widgets import _base, duality, kernels  # noqa: E402
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
-@pytest.fixture(scope="module")
-def data():
-    return np.random.default_rng(0).normal(size=(60, 3))
+class Dots(FrameExplorer):
+    """A tiny explorer: ``n`` dots, coloured or not (two controls, six states)."""
 
+    figsize = (2.0, 1.5)
+    dpi = 50
 
-@pytest.fixture(scope="module")
-def rff_explorer(data):
-    return RFFConvergenceExplorer(data, sigma=1.5, max_features=512, n_features=8,
-                                  random_state=3)
+    def __init__(self, n=2, colour=False):
+        self.ladders = (Ladder("n", "dots", (1, 2, 3)),
+                        Ladder("colour", "colour", (False, True), ("grey", "red"), style="buttons"))
+        self.initial = {"n": n, "colour": colour}
+        self.check_state()
 
+    def draw(self, figure, *, n, colour):
+        ax = figure.subplots()
+        ax.plot(np.arange(n), np.ones(n), "o", color="crimson" if colour else "0.5")
+        ax.set_title(f"{n} dots")
 
-def _shown_png(explorer) -> bytes:
-    """The PNG currently displayed by the explorer's Output widget."""
-    (output,) = explorer.output.outputs
-    return base64.b64decode(output["data"]["image/png"])
 
+def manifest_of(explorer) -> dict:
+    (manifest,) = [w for w in explorer.widget.children if "rkm-manifest" in w._dom_classes]
+    return json.loads(html.unescape(manifest.value))
 
-# -- RFFConvergenceExplorer -------------------------------------------------------------------
-def test_rff_explorer_structure(rff_explorer):
-    ex = rff_explorer
-    assert isinstance(ex.widget, widgets.VBox)
-    assert ex.controls == {"n_features": ex.n_features_slider}
-    assert ex.n_features_slider.min == 1 and ex.n_features_slider.max == 512
-    assert ex.n_features_slider in ex.widget.children[0].children
-    assert ex.output in ex.widget.children
-    # The initial figure is in the Output widget (what the static HTML book shows).
-    assert _shown_png(ex).startswith(PNG_SIGNATURE)
-    assert _shown_png(ex) == ex.png_
-    # Short, deterministic text representation (no PNG bytes in text/plain).
-    assert repr(ex.widget) == repr(ex) == (
-        "RFFConvergenceExplorer(n_samples=60, sigma=1.5, max_features=512)"
-    )
-    assert ex._repr_mimebundle_()["text/plain"] == repr(ex)
 
+def decode(png: bytes) -> np.ndarray:
+    image = Image.open(io.BytesIO(png))
+    image.load()
+    return np.asarray(image.convert("RGB"))
 
-def test_rff_explorer_exact_gram_and_draw(data, rff_explorer):
-    ex = rff_explorer
-    np.testing.assert_allclose(ex.exact_gram_, RBF(sigma=1.5)(data), rtol=0, atol=1e-15)
-    np.testing.assert_array_equal(ex.exact_image.get_array(), ex.exact_gram_)
-    Z = RandomFourierFeatures(sigma=1.5, n_features=512, random_state=3).fit_transform(data)
-    np.testing.assert_array_equal(ex.features_, Z)
 
-
-@pytest.mark.parametrize("d", [1, 37, 512])
-def test_rff_slider_updates_plot(data, d):
-    ex = RFFConvergenceExplorer(data, sigma=1.5, max_features=512, n_features=8,
-                                random_state=3)
-    before = np.array(ex.approx_image.get_array())
-    png_before = ex.png_
-    ex.n_features_slider.value = d  # what moving the slider does
-    plotted = np.asarray(ex.approx_image.get_array())
-    assert not np.array_equal(plotted, before)
-    assert ex.png_ != png_before and _shown_png(ex) == ex.png_
-
-    # Direct computation: D features with the same draw, z(x) = sqrt(2/D) cos(Omega_D^T x + b_D).
-    rff = RandomFourierFeatures(sigma=1.5, n_features=512, random_state=3).fit(data)
-    Z_d = np.sqrt(2.0 / d) * np.cos(data @ rff.omega_[:, :d] + rff.offset_[:d])
-    expected = Z_d @ Z_d.T
-    np.testing.assert_allclose(plotted, expected, rtol=1e-12, atol=1e-12)
-    exact = RBF(sigma=1.5)(data)
-    error = np.linalg.norm(expected - exact) / np.linalg.norm(exact)
-    assert ex.error_ == pytest.approx(error, rel=1e-12)
-    x_marker, y_marker = ex.error_marker.get_data()
-    assert list(x_marker) == [d]
-    assert y_marker[0] == pytest.approx(error, rel=1e-12)
-    assert f"D = {d}" in ex.ax_approx.get_title()
-
-
-def test_rff_error_curve_decreases_like_inverse_sqrt(data, rff_explorer):
-    ex = rff_explorer
-    d, err = ex.grid_features_, ex.grid_errors_
-    assert d[0] == 1 and d[-1] == 512 and np.all(np.diff(d) > 0)
-    for k in (0, len(d) // 2, len(d) - 1):
-        expected = np.linalg.norm(ex.approx_gram(int(d[k])) - ex.exact_gram_) / np.linalg.norm(
-            ex.exact_gram_)
-        assert err[k] == pytest.approx(expected, rel=1e-12)
-    slope = np.polyfit(np.log(d), np.log(err), 1)[0]
-    assert -0.75 < slope < -0.3
-    assert err[-1] < 0.25 * err[0]
-
-
-def test_rff_update_sets_and_validates(data):
-    ex = RFFConvergenceExplorer(data, sigma=1.5, max_features=64, random_state=0)
-    ex.update(n_features=64)
-    assert ex.n_features_slider.value == 64
-    np.testing.assert_allclose(ex.approx_image.get_array(), ex.features_ @ ex.features_.T,
-                               rtol=1e-12, atol=1e-12)
-    with pytest.raises(ValueError, match="outside the control's range"):
-        ex.update(n_features=65)
-    with pytest.raises(ValueError, match="unknown control 'sigma'"):
-        ex.update(sigma=2.0)
-    assert ex.n_features_slider.value == 64  # a rejected update changes nothing
-
-
-@pytest.mark.parametrize(
-    "kwargs, match",
-    [
-        ({"sigma": 0.0}, "sigma"),
-        ({"sigma": 1.0, "max_features": 0}, "max_features"),
-        ({"sigma": 1.0, "max_features": 10, "n_features": 11}, "n_features"),
-        ({"sigma": 1.0, "max_features": 2.5}, "max_features"),
-    ],
-)
-def test_rff_explorer_rejects_bad_parameters(data, kwargs, match):
-    with pytest.raises(ValueError, match=match):
-        RFFConvergenceExplorer(data, **kwargs)
-
-
-def test_rff_explorer_rejects_bad_data():
-    with pytest.raises(ValueError, match="X"):
-        RFFConvergenceExplorer([[0.0, np.nan], [1.0, 2.0]], sigma=1.0, max_features=4)
-    with pytest.raises(ValueError, match="X"):
-        RFFConvergenceExplorer(np.zeros(5), sigma=1.0, max_features=4)
-
-
-# -- Fenchel-Young ----------------------------------------------------------------------------
-def test_fenchel_young_sides_inequality_and_tightness():
-    rng = np.random.default_rng(1)
-    e = rng.normal(size=(1000, 4))
-    h = rng.normal(size=(1000, 4))
-    for lam in (0.1, 1.0, 7.5):
-        product, bound, gap = fenchel_young_sides(e, h, lam)
-        np.testing.assert_allclose(product, np.einsum("ij,ij->i", e, h), rtol=1e-13, atol=1e-14)
-        np.testing.assert_allclose(bound - product, gap, rtol=1e-10, atol=1e-12)
-        assert np.all(gap >= 0) and np.all(bound >= product - 1e-12)
-        product_t, bound_t, gap_t = fenchel_young_sides(e, e / lam, lam)
-        np.testing.assert_allclose(product_t, bound_t, rtol=1e-12)
-        np.testing.assert_allclose(gap_t, 0.0, atol=1e-12)
-
-
-@pytest.mark.parametrize("lam", [0.0, -1.0, np.nan, np.inf, True])
-def test_fenchel_young_sides_rejects_bad_lambda(lam):
-    with pytest.raises(ValueError, match="lam"):
-        fenchel_young_sides(1.0, 1.0, lam)
-
-
-def test_fenchel_young_sides_rejects_nonfinite():
-    with pytest.raises(ValueError, match="finite"):
-        fenchel_young_sides([1.0, np.inf], [1.0, 2.0], 1.0)
-
-
-def _check_fy_plot(ex, lam, e):
-    grid = ex.h_grid_
-    np.testing.assert_allclose(ex.product_line.get_xdata(), grid)
-    np.testing.assert_allclose(ex.product_line.get_ydata(), e * grid, rtol=1e-13, atol=1e-13)
-    np.testing.assert_allclose(ex.bound_line.get_ydata(),
-                               e**2 / (2 * lam) + lam / 2 * grid**2, rtol=1e-12)
-    np.testing.assert_allclose(ex.gap_line.get_ydata(), lam / 2 * (grid - e / lam) ** 2,
-                               rtol=1e-10, atol=1e-12)
-    h_star = e / lam
-    assert np.any(grid == h_star)  # the tight point is on the plotted grid
-    assert ex.tight_point_ == pytest.approx((h_star, e**2 / lam), rel=1e-12)
-    x, y = ex.tight_marker.get_data()
-    assert x[0] == pytest.approx(h_star) and y[0] == pytest.approx(e**2 / lam)
-    # The plotted bound touches the line exactly at the marked point and nowhere else.
-    gap = ex.bound_line.get_ydata() - ex.product_line.get_ydata()
-    assert np.all(gap >= -1e-12)
-    assert grid[np.argmin(gap)] == pytest.approx(h_star)
-
-
-def test_fy_explorer_initial_figure():
-    ex = FenchelYoungExplorer(lam=2.0, e=1.0)
-    assert ex.controls == {"lam": ex.lambda_slider, "e": ex.e_slider}
-    assert ex.lambda_slider.value == pytest.approx(2.0)
-    _check_fy_plot(ex, 2.0, 1.0)
-    assert _shown_png(ex).startswith(PNG_SIGNATURE)
-    assert repr(ex.widget) == "FenchelYoungExplorer(n_grid=401)"
-
-
-@pytest.mark.parametrize("lam", [0.1, 0.5, 10.0])
-def test_fy_lambda_slider_updates_plot(lam):
-    ex = FenchelYoungExplorer(lam=1.0, e=1.5)
-    before = np.array(ex.bound_line.get_ydata())
-    png_before = ex.png_
-    ex.lambda_slider.value = lam
-    lam = ex.lambda_slider.value  # the slider's own value (log-scale rounding)
-    assert not np.array_equal(np.asarray(ex.bound_line.get_ydata()), before)
-    assert ex.png_ != png_before and _shown_png(ex) == ex.png_
-    _check_fy_plot(ex, lam, 1.5)
-
-
-def test_fy_e_slider_and_update():
-    ex = FenchelYoungExplorer()
-    before = np.array(ex.product_line.get_ydata())
-    ex.e_slider.value = -1.25
-    assert not np.array_equal(np.asarray(ex.product_line.get_ydata()), before)
-    _check_fy_plot(ex, 1.0, -1.25)
-    ex.update(lam=4.0, e=2.0)
-    _check_fy_plot(ex, 4.0, 2.0)
-    with pytest.raises(ValueError, match="lam=20"):
-        ex.update(lam=20.0)
-    with pytest.raises(ValueError, match="unknown control"):
-        ex.update(sigma=1.0)
-    _check_fy_plot(ex, 4.0, 2.0)
-
-
-@pytest.mark.parametrize(
-    "kwargs, match",
-    [({"lam": 0.0}, "lam"), ({"lam": 11.0}, "lam"), ({"e": 3.0}, "e"), ({"n_grid": 2}, "n_grid")],
-)
-def test_fy_explorer_rejects_bad_parameters(kwargs, match):
-    with pytest.raises(ValueError, match=match):
-        FenchelYoungExplorer(**kwargs)
-
-
-
-# -- fast path: PNG encoder, blitting, fallback -----------------------------------------------
-def _pixels(png: bytes) -> np.ndarray:
-    """Decoded RGBA pixels of a PNG file."""
-    with Image.open(io.BytesIO(png)) as image:
-        return np.asarray(image.convert("RGBA"))
-
-
-def _full_render(explorer) -> np.ndarray:
-    """Pixels of a fresh full draw of the explorer's figure in its current state.
-
-    ``savefig`` draws every artist through matplotlib's own code path and encoder, independent
-    of the explorer's background cache and PNG writer.
-    """
-    buffer = io.BytesIO()
-    explorer.figure.savefig(buffer, format="png", dpi=explorer.dpi)
-    return _pixels(buffer.getvalue())
-
-
-@settings(max_examples=40, deadline=None)
-@given(
-    rgba=arrays(np.uint8, st.tuples(st.integers(1, 9), st.integers(1, 9), st.just(4))),
-    level=st.integers(0, 9),
-)
-def test_encode_png_decodes_to_the_same_pixels(rgba, level):
-    png = _base.encode_png(rgba, level)
-    assert png.startswith(PNG_SIGNATURE)
-    np.testing.assert_array_equal(_pixels(png), rgba)
-
-
-def test_encode_png_of_a_figure_buffer():
-    ex = FenchelYoungExplorer()
-    rgba = np.asarray(ex.figure.canvas.buffer_rgba())
-    np.testing.assert_array_equal(_pixels(ex.png_), rgba)
-    # Level 1 still compresses a figure: far below the raw 4 bytes per pixel.
-    assert len(ex.png_) < 0.2 * rgba.nbytes
-
-
-@pytest.mark.parametrize(
-    "rgba, level, match",
-    [
-        (np.zeros((4, 4, 3), np.uint8), 1, "rgba"),
-        (np.zeros((4, 4, 4), np.float64), 1, "rgba"),
-        (np.zeros((0, 4, 4), np.uint8), 1, "rgba"),
-        (np.zeros((4, 4, 4), np.uint8), 10, "compress_level"),
-        (np.zeros((4, 4, 4), np.uint8), 1.0, "compress_level"),
-        (np.zeros((4, 4, 4), np.uint8), True, "compress_level"),
-    ],
-)
-def test_encode_png_rejects_bad_input(rgba, level, match):
-    with pytest.raises(ValueError, match=match):
-        _base.encode_png(rgba, level)
-
-
-def _rff_small(fast_updates=True):
-    X = np.random.default_rng(0).normal(size=(60, 3))
-    ex = RFFConvergenceExplorer(X, sigma=1.5, max_features=512, n_features=8, random_state=3)
-    ex.fast_updates = fast_updates
-    return ex
-
-
-def _fy(fast_updates=True):
-    ex = FenchelYoungExplorer(lam=1.0, e=1.5)
-    ex.fast_updates = fast_updates
-    return ex
-
-
-# Updates chosen to take both paths: small moves (blitted) and jumps that change FY's limits.
-RFF_STEPS = [{"n_features": d} for d in (300, 65, 1, 512)]
-FY_STEPS = [{"lam": 1.12}, {"e": 1.45}, {"lam": 0.2, "e": -0.7}, {"e": -0.75}, {"lam": 10.0},
-            {"e": 0.0}, {"e": 0.05}]
-
-
-@pytest.mark.parametrize("build, steps", [(_rff_small, RFF_STEPS), (_fy, FY_STEPS)],
-                         ids=["rff", "fenchel-young"])
-def test_blitted_png_equals_a_full_render(build, steps):
-    ex = build()
-    paths = []
-    for values in steps:
-        ex.update(**values)
-        paths.append(ex.last_render_)
-        # Exact equality: the blitted pixels are those of a full draw, not an approximation.
-        np.testing.assert_array_equal(_pixels(ex.png_), _full_render(ex))
-        assert _shown_png(ex) == ex.png_
-    assert "fast" in paths
-
-
-@pytest.mark.parametrize("build, steps", [(_rff_small, RFF_STEPS), (_fy, FY_STEPS)],
-                         ids=["rff", "fenchel-young"])
-def test_fast_and_full_updates_give_identical_pngs(build, steps):
-    fast, full = build(True), build(False)
-    assert fast.png_ == full.png_
-    for values in steps:
-        fast.update(**values)
-        full.update(**values)
-        assert full.last_render_ == "full"
-        assert fast.png_ == full.png_
-
-
-def test_rff_updates_take_the_fast_path_and_change_only_the_dynamic_pixels():
-    ex = _rff_small()
-    assert ex.last_render_ == "full"  # the first render builds the background
-    before = _pixels(ex.png_)
-    ex.n_features_slider.value = 200
-    assert ex.last_render_ == "fast"
-    changed = np.any(_pixels(ex.png_) != before, axis=-1)
-    # The approximate heat map changed; the exact one (static) did not.
-    renderer = ex.figure.canvas.get_renderer()
-    height = ex.figure.canvas.get_width_height()[1]
-
-    def box(artist):
-        x0, y0, x1, y1 = artist.get_window_extent(renderer).extents
-        return slice(int(height - y1) + 1, int(height - y0) - 1), slice(int(x0) + 1, int(x1) - 1)
-
-    assert changed[box(ex.approx_image)].mean() > 0.5
-    assert not changed[box(ex.exact_image)].any()
-
-
-def test_fy_small_step_blits_and_limit_change_redraws_everything():
-    ex = _fy()
-    ex.update(lam=1.12)  # h* = 1.34, limits stay on the same ladder step
-    assert ex.last_render_ == "fast"
-    limits = ex.ax_sides.get_ylim()
-    ex.update(lam=0.1)  # h* = 15: the x range must grow
-    assert ex.last_render_ == "full"
-    assert ex.ax_sides.get_ylim() != limits
-    assert ex.ax_sides.get_xlim()[1] >= 15
-
-
-class _AutoscalingExplorer(_base.BaseExplorer):
-    """A minimal explorer whose ``_redraw`` autoscales: its limits follow the slider."""
-
-    def __init__(self):
-        super().__init__()
-        self.scale_slider = widgets.FloatSlider(value=1.0, min=0.5, max=8.0, step=0.5)
-        self.controls = {"scale": self.scale_slider}
-        self.figure = self._new_figure((3.0, 2.0))
-        self.ax = self.figure.subplots()
-        self.line, = self.ax.plot([], [])
-        self._mark_dynamic(self.line)
-        self._finish_init()
-
-    def _redraw(self):
-        x = np.linspace(0.0, 1.0, 20)
-        self.line.set_data(x, self.scale_slider.value * x**2)
-        self.ax.relim()
-        self.ax.autoscale_view()
-
-
-def test_limit_change_from_autoscale_falls_back_to_a_full_draw():
-    ex = _AutoscalingExplorer()
-    ex.update(scale=4.0)
-    assert ex.last_render_ == "full"  # the y limits followed the data
-    assert ex.ax.get_ylim()[1] > 3.9
-    np.testing.assert_array_equal(_pixels(ex.png_), _full_render(ex))
-    ex.update(scale=4.0)  # same state: nothing but the dynamic line may be redrawn
-    assert ex.last_render_ == "fast"
-    np.testing.assert_array_equal(_pixels(ex.png_), _full_render(ex))
-
-
-def test_explorer_without_dynamic_artists_always_draws_in_full():
-    class Undeclared(_AutoscalingExplorer):
-        def _mark_dynamic(self, *artists):  # a subclass that never declares its artists
-            pass
-
-    ex = Undeclared()
-    for scale in (1.0, 1.0, 2.0):
-        ex.update(scale=scale)
-        assert ex.last_render_ == "full"
-        np.testing.assert_array_equal(_pixels(ex.png_), _full_render(ex))
-
-
-def test_invalidate_background_forces_a_full_draw():
-    ex = _AutoscalingExplorer()
-    ex.update(scale=1.0)
-    assert ex.last_render_ == "fast"
-    ex.ax.set_facecolor("0.9")  # a static change the explorer announces
-    ex._invalidate_background()
-    ex.update(scale=1.0)
-    assert ex.last_render_ == "full"
-    np.testing.assert_array_equal(_pixels(ex.png_), _full_render(ex))
-
-
-def test_mark_dynamic_rejects_artists_that_cannot_be_redrawn_alone():
-    ex = _fy()
-    legend_text = ex.ax_sides.get_legend().get_texts()[0]
-    with pytest.raises(ValueError, match="not a direct child"):
-        ex._mark_dynamic(legend_text)
-    other = FenchelYoungExplorer()
-    with pytest.raises(ValueError, match="mark its parent"):
-        ex._mark_dynamic(other.product_line)
-
-
-# -- RFF prefix Gram matrices -----------------------------------------------------------------
+# -- encoding ----------------------------------------------------------------------------------
 @settings(max_examples=30, deadline=None)
-@given(d=st.integers(1, 512))
-def test_rff_approx_gram_equals_a_direct_product(rff_explorer, d):
-    block = rff_explorer.features_[:, :d]
-    np.testing.assert_allclose(rff_explorer.approx_gram(d), (512 / d) * (block @ block.T),
-                               rtol=1e-12, atol=1e-13)
+@given(arrays(np.uint8, st.tuples(st.integers(1, 12), st.integers(1, 12), st.just(3)),
+              elements=st.sampled_from([0, 17, 128, 255])))
+def test_encode_png_is_lossless_up_to_256_colours(pixels):
+    png = encode_png(pixels)
+    assert png.startswith(PNG_SIGNATURE)
+    np.testing.assert_array_equal(decode(png), pixels)
+    assert encode_png(pixels) == png  # deterministic
 
 
-def test_rff_approx_gram_is_bitwise_direct_below_and_on_checkpoints(rff_explorer):
-    # What Chapter 1 prints as "max |explorer - by hand| = 0.0e+00".
-    step = rff_explorer._checkpoint_step
-    for d in (1, 16, step - 1, step):
-        block = rff_explorer.features_[:, :d]
-        np.testing.assert_array_equal(rff_explorer.approx_gram(d), (512 / d) * (block @ block.T))
+def test_encode_png_writes_only_the_needed_chunks():
+    pixels = np.full((4, 5, 4), 255, dtype=np.uint8)
+    png = encode_png(pixels)
+    chunks, offset = [], 8
+    while offset < len(png):
+        length = int.from_bytes(png[offset:offset + 4], "big")
+        chunks.append(png[offset + 4:offset + 8])
+        offset += 12 + length
+    assert chunks == [b"IHDR", b"PLTE", b"IDAT", b"IEND"]  # no time stamp, no software name
 
 
-def test_rff_prefix_grams_respect_the_memory_cap(monkeypatch, data):
-    features = RandomFourierFeatures(sigma=1.0, n_features=1100,
-                                     random_state=0).fit_transform(data)
-    step, grams = kernels._prefix_grams(features)
-    assert step == kernels._MIN_CHECKPOINT_STEP and len(grams) == 1100 // step
-    for k, gram in enumerate(grams, start=1):
-        block = features[:, :k * step]
-        np.testing.assert_allclose(gram, block @ block.T, rtol=1e-12, atol=1e-13)
-    matrix_bytes = 8 * data.shape[0] ** 2
-    for room in (2, 1, 0):  # room for this many matrices: the step grows, fewer are stored
-        monkeypatch.setattr(kernels, "_PREFIX_GRAM_BYTES", room * matrix_bytes)
-        step, grams = kernels._prefix_grams(features)
-        assert len(grams) <= room and step & (step - 1) == 0
-        assert len(grams) == 1100 // step
-        if room == 0:
-            assert step > 1100
+def test_reduce_colours_keeps_the_most_frequent_and_maps_the_rest_to_the_nearest():
+    rng = np.random.default_rng(0)
+    base = rng.integers(0, 256, size=(300, 3))
+    pixels = np.repeat(base, 10, axis=0)  # 300 colours, each 10 times
+    rare = np.array([[base[0, 0] ^ 1, base[0, 1], base[0, 2]]])  # one pixel, next to colour 0
+    image = np.vstack([pixels, rare]).astype(np.uint8)[:, None, :]
+    palette, indices = reduce_colours(image)
+    assert len(palette) == 256
+    shown = palette[indices[:, 0]].astype(int)
+    kept = {tuple(c) for c in palette}
+    for original, mapped in zip(image[:, 0].astype(int), shown):
+        if tuple(original) in kept:
+            assert tuple(mapped) == tuple(original)
+        else:  # the nearest kept colour
+            best = min(((np.sum((np.array(c) - original) ** 2), c) for c in kept))[0]
+            assert np.sum((mapped - original) ** 2) == best
 
 
-# -- Fenchel-Young axis limits ----------------------------------------------------------------
-@settings(max_examples=200, deadline=None)
-@given(value=st.floats(1e-6, 1e6))
-def test_nice_ceil_is_the_next_ladder_value(value):
-    nice = duality._nice_ceil(value)
-    assert nice >= value * (1 - 1e-9)
-    # The ladder's largest ratio between neighbours is 5/3, so the data fill > 3/5 of it.
-    assert nice <= value * 5 / 3 * (1 + 1e-9)
-    mantissa = nice / 10 ** np.floor(np.log10(nice) + 1e-12)
-    assert min(abs(mantissa - m) for m in duality._NICE_MANTISSAS) < 1e-9
+def test_encode_png_of_a_frame_changes_few_pixels():
+    explorer = Dots()
+    pixels = np.asarray(explorer.figure(n=3, colour=True).canvas.buffer_rgba())[:, :, :3]
+    shown = decode(explorer.render(n=3, colour=True))
+    assert shown.shape == pixels.shape
+    assert np.mean(np.any(shown != pixels, axis=2)) < 0.01
 
 
-@settings(max_examples=20, deadline=None)
-@given(lam_index=st.integers(0, 40), e_index=st.integers(0, 80))
-def test_fy_limits_contain_the_plot_and_are_filled(lam_index, e_index):
-    ex = _FY_SHARED
-    ex.update(lam=float(10 ** (-1 + 0.05 * lam_index)), e=-2.0 + 0.05 * e_index)
-    for ax, lines in ((ex.ax_sides, (ex.product_line, ex.bound_line, ex.tight_marker)),
-                      (ex.ax_gap, (ex.gap_line, ex.gap_marker))):
-        (x0, x1), (y0, y1) = ax.get_xlim(), ax.get_ylim()
-        x = np.concatenate([line.get_xdata() for line in lines])
-        y = np.concatenate([line.get_ydata() for line in lines])
-        assert x0 < x.min() and x.max() < x1 and y0 < y.min() and y.max() < y1
-        assert x.max() - x.min() > 0.9 * (x1 - x0)
-        # Not much empty space (the ladder's widest step is 5/3, plus 5 % margins; the worst
-        # case over the whole slider grid is 0.54), and 0 is inside the view.
-        assert y.max() > 0.5 * y1 and y0 < 0 < y1
-        assert y.max() - y.min() > 0.5 * (y1 - y0)
+@pytest.mark.parametrize("rgba, match", [
+    (np.zeros((2, 2, 4), dtype=np.float64), "uint8"),
+    (np.zeros((2, 2), dtype=np.uint8), "height, width"),
+    (np.zeros((0, 2, 4), dtype=np.uint8), "non-empty"),
+    (np.zeros((2, 2, 4), dtype=np.uint8), "transparent"),
+])
+def test_encode_png_rejects_bad_input(rgba, match):
+    with pytest.raises(ValueError, match=match):
+        encode_png(rgba)
 
 
-_FY_SHARED = FenchelYoungExplorer()
+# -- portable frames ---------------------------------------------------------------------------
+def test_snap_removes_rounding_level_differences():
+    values = np.array([1.0, 0.5, -0.25, 3e-15, -3e-15, 1.0 + 2e-16])
+    snapped = snap(values)
+    assert snapped[3] == 0.0 and snapped[4] == 0.0  # zero up to rounding is zero
+    assert snapped[5] == 1.0
+    np.testing.assert_allclose(snapped, values, atol=1e-7)
+    np.testing.assert_array_equal(snap(snapped), snapped)  # idempotent
+    relative = snap(np.array([1e-9, 1e-9 * (1 + 1e-15), 7e3]), relative=True)
+    assert relative[0] == relative[1] > 0  # log axes keep small values
+    assert np.isnan(snap(np.array([np.nan, 1.0]))[0])
+
+
+def test_format_bound():
+    assert format_bound(0.0123, 1e-12) == "1.23e-02"
+    assert format_bound(3e-16, 1e-12) == "<= 1e-12"
+    assert format_bound(-3e-16, 1e-12) == "<= 1e-12"
+
+
+def test_frames_do_not_depend_on_the_users_matplotlibrc():
+    explorer = Dots()
+    reference = explorer.render(n=2)
+    with mpl.rc_context({"font.size": 30, "lines.linewidth": 5, "figure.facecolor": "black"}):
+        assert explorer.render(n=2) == reference
+
+
+def test_annotate_cells_contrasts_with_the_cell_and_hides_negative_zero():
+    figure = mpl.figure.Figure()
+    ax = figure.subplots()
+    values = np.array([[-1.0, -1e-17], [0.0, 1.0]])
+    image = ax.imshow(values, cmap="viridis", vmin=-1, vmax=1)
+    texts = annotate_cells(ax, image, values, "{:.1f}")
+    assert [t.get_text() for t in texts] == ["-1.0", "0.0", "0.0", "1.0"]
+    assert texts[0].get_color() == "white"  # viridis is dark at the bottom
+    assert texts[3].get_color() == "black"  # and light at the top
+
+
+# -- ladders and states ------------------------------------------------------------------------
+def test_ladder_validation_and_lookup():
+    ladder = Ladder("flag", "flag", (True, False), ("on", "off"))
+    assert ladder.index(False) == 1
+    with pytest.raises(ValueError, match="not on the explorer's ladder"):
+        Ladder("n", "n", (0, 1)).index(True)  # True is not the value 1
+    with pytest.raises(ValueError, match="one distinct label per value"):
+        Ladder("n", "n", (1, 2), ("a", "a"))
+    with pytest.raises(ValueError, match="empty"):
+        Ladder("n", "n", ())
+    with pytest.raises(ValueError, match="style"):
+        Ladder("n", "n", (1,), style="dial")
+
+
+def test_states_and_check_state():
+    explorer = Dots()
+    assert len(explorer.states()) == 6
+    assert explorer.check_state(n=3) == {"n": 3, "colour": False}
+    assert explorer.indices(n=3, colour=True) == (2, 1)
+    with pytest.raises(ValueError, match="unknown control"):
+        explorer.check_state(size=3)
+    with pytest.raises(ValueError, match="not on the explorer's ladder"):
+        explorer.check_state(n=4)
+    with pytest.raises(ValueError, match="not on the explorer's ladder"):
+        Dots(n=5)
+
+
+# -- the widget and its manifest ---------------------------------------------------------------
+def test_widget_structure_links_and_manifest():
+    explorer = Dots(n=2, colour=True)
+    box = explorer.widget
+    assert "rkm-explorer" in box._dom_classes
+    controls, view, manifest_widget = box.children
+    assert manifest_widget.layout.display == "none"
+    slider, buttons = controls.children
+    assert isinstance(slider, widgets.SelectionSlider) and isinstance(buttons, widgets.ToggleButtons)
+    assert slider.index == 1 and buttons.index == 1
+    # nested stacks: the outer one along n, each child along colour, leaves are the frames
+    assert isinstance(view, widgets.Stack) and len(view.children) == 3
+    assert view.selected_index == 1
+    for i, inner in enumerate(view.children):
+        assert isinstance(inner, widgets.Stack) and inner.selected_index == 1
+        for j, image in enumerate(inner.children):
+            assert isinstance(image, widgets.Image) and "rkm-frame" in image._dom_classes
+            assert image.value == explorer.frames[i, j]
+    links = {(link.source[0].model_id, link.source[1], link.target[0].model_id, link.target[1])
+             for link in explorer._links}
+    assert links == {(slider.model_id, "index", view.model_id, "selected_index")} | {
+        (buttons.model_id, "index", inner.model_id, "selected_index") for inner in view.children}
+
+    manifest = manifest_of(explorer)
+    assert manifest["explorer"] == "Dots"
+    assert manifest["controls"] == [
+        {"name": "n", "description": "dots", "labels": ["1", "2", "3"], "values": [1, 2, 3]},
+        {"name": "colour", "description": "colour", "labels": ["grey", "red"],
+         "values": [False, True]},
+    ]
+    assert manifest["initial"] == [1, 1]
+    assert len(manifest["frames"]) == 6
+
+
+def test_manifest_hashes_are_the_rendered_frames():
+    explorer = Dots()
+    entries = {tuple(f["index"]): f["sha256"] for f in manifest_of(explorer)["frames"]}
+    for state in explorer.states():
+        png = explorer.render(**state)
+        assert entries[explorer.indices(**state)] == hashlib.sha256(png).hexdigest()
+    assert len(set(entries.values())) == 6  # every state looks different
+
+
+def test_update_moves_controls_and_stacks_together():
+    explorer = Dots()
+    explorer.update(n=3, colour=True)
+    assert explorer.state == {"n": 3, "colour": True}
+    slider, buttons = explorer.widget.children[0].children
+    view = explorer.widget.children[1]
+    assert (slider.index, buttons.index, view.selected_index) == (2, 1, 2)
+    assert all(inner.selected_index == 1 for inner in view.children)
+    explorer.update(n=1)
+    assert explorer.state == {"n": 1, "colour": True}
+    with pytest.raises(ValueError, match="not on the explorer's ladder"):
+        explorer.update(n=7)
+    with pytest.raises(ValueError, match="unknown control"):
+        explorer.update(size=1)
+
+
+def test_update_before_the_widget_exists_sets_the_initial_state():
+    explorer = Dots()
+    explorer.update(colour=True)
+    assert explorer.widget.children[0].children[1].index == 1
+
+
+def test_text_form_is_one_deterministic_line():
+    explorer = Dots()
+    line = repr(explorer.widget)
+    assert line == explorer.summary() == Dots().summary()
+    assert line.startswith("Dots: dots in {1, 2, 3}; colour in {grey, red}; 6 frames of 100 x 75 px")
+    assert "pixels sha256 " in line and "\n" not in line
+    bundle = explorer._repr_mimebundle_()
+    assert bundle["text/plain"] == line
+    assert "application/vnd.jupyter.widget-view+json" in bundle

@@ -8,7 +8,8 @@ The static book needs three pieces of JavaScript that are normally loaded from a
   release) -- renders the widget state that ``execute_notebooks.py`` stores in every notebook,
   plus the icon fonts it references (they must sit next to ``embed-amd.js``: webpack resolves
   them relative to the bundle's own URL);
-* MathJax 3 (``mathjax@3.2.2``, only its ``es5/`` build) -- typesets the equations.
+* MathJax 3 (``mathjax@3.2.2``: its ``tex-chtml`` component, fonts and TeX extensions) --
+  typesets the equations.
 
 Each package is fetched from the npm registry with ``npm pack`` (the ordinary npm client), its
 tarball is checked against the SHA-256 pinned below (a mismatch is an error, never a warning),
@@ -88,14 +89,26 @@ PACKAGES = (
         # The fonts carry content hashes in their names, hence keep_suffixes.
         members=("dist/embed-amd.js", "dist/embed.js.LICENSE.txt"),
         skip_suffixes=(".map",),
-        keep_suffixes=(".eot", ".svg", ".ttf", ".woff", ".woff2"),
+        # Only the WOFF2 variant: every browser the book supports picks it first from the
+        # bundle's @font-face lists, so the .eot/.svg/.ttf/.woff copies (2.6 MB) are never loaded.
+        keep_suffixes=(".woff2",),
     ),
     Package(
         spec="mathjax@3.2.2",
         tarball="mathjax-3.2.2.tgz",
         sha256="1b9c0a1c44df864e915690558e72adb9cc5203360daefd385084ced3b6c64c09",
         target="mathjax",
-        members=("es5", "LICENSE"),
+        # What the pages load: the combined TeX-to-CHTML component, its WOFF fonts, and the TeX
+        # extensions its autoloader fetches on demand (\boldsymbol, \cancel, ...). The other
+        # combined builds, the SVG output, the accessibility components and the speech rule
+        # engine (22 MB) are never requested (the accessibility menu is hidden, see
+        # book/_static/rkm_book.js).
+        members=(
+            "es5/tex-chtml.js",
+            "es5/output/chtml/fonts/woff-v2",
+            "es5/input/tex/extensions",
+            "LICENSE",
+        ),
         skip_suffixes=(".map",),
     ),
 )
@@ -155,7 +168,9 @@ def unpack(package: Package, tarball: Path) -> int:
     """Unpack the wanted members of ``tarball`` under ``VENDOR_DIR / package.target``."""
     target = VENDOR_DIR / package.target
     stamp = target / STAMP_NAME
-    if stamp.exists() and json.loads(stamp.read_text()).get("sha256") == package.sha256:
+    wanted = {"spec": package.spec, "sha256": package.sha256, "members": list(package.members),
+              "keep_suffixes": list(package.keep_suffixes)}
+    if stamp.exists() and json.loads(stamp.read_text()) == wanted:
         return 0
     staging = target.with_name(target.name + ".partial")
     shutil.rmtree(staging, ignore_errors=True)
@@ -178,7 +193,7 @@ def unpack(package: Package, tarball: Path) -> int:
             count += 1
     if count == 0:
         raise VendorError(f"{package.tarball} contained none of {package.members}")
-    (staging / STAMP_NAME).write_text(json.dumps({"spec": package.spec, "sha256": package.sha256}))
+    (staging / STAMP_NAME).write_text(json.dumps(wanted))
     shutil.rmtree(target, ignore_errors=True)
     staging.rename(target)
     return count

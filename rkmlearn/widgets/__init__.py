@@ -1,18 +1,19 @@
-"""Interactive explorers for the book (ipywidgets + matplotlib).
+"""Explorers for the book: every state rendered once, selected in the browser.
 
-Each explorer does the expensive work once in its constructor and then updates by cheap
-slicing when a control moves ("fit once, update by cheap slicing"). Every explorer has
+Each explorer offers a few controls with a short ladder of meaningful values, renders one PNG
+frame per combination once, and shows them through nested :class:`ipywidgets.Stack` widgets
+whose ``selected_index`` the controls drive with :func:`ipywidgets.jslink`. The same widget is
+live in JupyterLab and works in the static HTML book with no kernel (see :mod:`._base` for the
+contract the tests rely on). Every explorer has
 
-* ``.widget``: the ipywidgets container to display (or display the explorer itself);
-* its controls as attributes, and ``.controls``, a dict from name to control;
-* ``update(**values)``: set controls and redraw once;
-* the figure and its artists, and the arrays last plotted, as attributes (for tests).
-
-The figure is rendered to PNG into an :class:`ipywidgets.Output`, so it shows live in Jupyter
-and statically in the HTML book (from the widget state stored in the executed notebook).
+* ``.widget``: the widget to display (or display the explorer itself);
+* ``.ladders``, ``.states()``, ``.render(**state)`` (PNG bytes of one frame) and ``.manifest``;
+* ``update(**values)``: select a state (in the kernel and in the stored widget state);
+* accessors for the data a frame shows, for tests and for the chapters' checks.
 """
 from .duality import FenchelYoungExplorer, fenchel_young_sides
 from .kernels import RFFConvergenceExplorer
+from .plotting import annotate_cells
 from .ppca import PPCAExplorer
 from .rescaling import RescalingExplorer
 from .stiefel_training import StiefelTrainingExplorer
@@ -24,4 +25,5 @@ __all__ = [
     "RescalingExplorer",
     "StiefelTrainingExplorer",
     "PPCAExplorer",
+    "annotate_cells",
 ]

@@ -6,44 +6,12 @@ marks the point where it is tight, ``h = e / lambda``.
 """
 from __future__ import annotations
 
-import ipywidgets as widgets
 import numpy as np
-from matplotlib.ticker import MaxNLocator
 
 from .._validation import check_scalar_range
-from ._base import BaseExplorer
+from ._base import FrameExplorer, Ladder
 
 __all__ = ["FenchelYoungExplorer", "fenchel_young_sides"]
-
-#: Axis limits are snapped up to m * 10**k for these mantissas m: the data always fill more than
-#: 3/5 of the range, and the limits stay put while a slider moves within one step of the ladder.
-_NICE_MANTISSAS = (1.0, 1.5, 2.0, 3.0, 5.0, 7.5, 10.0)
-#: Space left around the data, as a fraction of its range (matplotlib's default autoscale margin).
-_MARGIN = 0.05
-
-
-def _nice_ceil(value: float) -> float:
-    """Smallest ``m * 10**k >= value`` with ``m`` in :data:`_NICE_MANTISSAS` (``value > 0``)."""
-    scale = 10.0 ** np.floor(np.log10(value))
-    # The tolerance keeps a value that is already on the ladder (3.0, 0.3) from moving up one
-    # step because of rounding in log10 or in the product.
-    return next(m * scale for m in _NICE_MANTISSAS if m * scale >= value * (1 - 1e-9))
-
-
-def _nice_limits(low: float, high: float) -> tuple[float, float]:
-    """Axis limits around ``[low, high]`` (``low <= 0 <= high``, ``high > 0``) from a coarse ladder.
-
-    Autoscaling would move the limits, and with them every tick label, on each slider step,
-    which forces a full redraw of the figure (tens of milliseconds of text rendering); limits
-    from a ladder change only when the data cross one of its steps, so most updates only redraw
-    the curves. The data keep a margin of ``_MARGIN`` times their range on both sides.
-    """
-    margin = _MARGIN * (high - low)
-    top = _nice_ceil(high + margin)
-    # The bottom lies at least a twentieth of the top below zero, so that it does not step
-    # through the ladder's dense small values while ``low`` sweeps through zero.
-    bottom = -_nice_ceil(max(margin - low, _MARGIN * top))
-    return bottom, top
 
 
 def fenchel_young_sides(e, h, lam):
@@ -87,8 +55,8 @@ def fenchel_young_sides(e, h, lam):
     return product, bound, gap
 
 
-class FenchelYoungExplorer(BaseExplorer):
-    r"""Interactive view of the Fenchel–Young inequality for one score ``e`` and feature ``h``.
+class FenchelYoungExplorer(FrameExplorer):
+    r"""The Fenchel–Young inequality for one score ``e`` and feature ``h``, one frame per ``(lambda, e)``.
 
     Illustrates :eq:`eq-fenchel-young` (Chapter 1, *Kernels, feature maps and conjugate
     feature duality*), the inequality that introduces the hidden features of a Restricted
@@ -99,102 +67,76 @@ class FenchelYoungExplorer(BaseExplorer):
     objective is the lower envelope of a family of linear functions of ``e``.
 
     Left panel: the line ``e h`` and the parabola, the tight point marked. Right panel: the gap
-    ``(lambda/2) (h - e/lambda)^2``. The axis limits come from a coarse ladder of round numbers
-    (1, 1.5, 2, 3, 5, 7.5 times a power of ten) instead of autoscaling, so that they, and the
-    tick labels, stay put for most slider steps and an update only redraws the curves.
+    ``(lambda/2) (h - e/lambda)^2``. Both panels are computed by :func:`fenchel_young_sides`
+    (:meth:`sides`) on a grid of ``h`` that contains the tight point.
 
     Parameters
     ----------
-    lam : float, default=1.0
-        Initial ``lambda``; the slider covers ``[0.1, 10]`` on a log scale.
-    e : float, default=1.0
-        Initial score ``e``; the slider covers ``[-2, 2]``.
+    lam : float, optional
+        The ``lambda`` shown first, on ``lams``; default the value of ``lams`` closest to 1.
+    e : float, optional
+        The ``e`` shown first, on ``scores``; default the value of ``scores`` closest to 1.
+    lams : sequence of float, default=(0.25, 0.5, 1, 2, 4)
+        The ladder of ``lambda`` (positive).
+    scores : sequence of float, default=(-2, -1, 0, 1, 2)
+        The ladder of ``e``.
     n_grid : int, default=401
-        Number of ``h`` values on the plotted grid.
+        Number of ``h`` values on the plotted grid (the tight point is added).
 
     Attributes
     ----------
-    controls : dict
-        ``{"lam": lambda_slider, "e": e_slider}``; the names accepted by :meth:`update`.
-    lambda_slider : ipywidgets.FloatLogSlider
-    e_slider : ipywidgets.FloatSlider
-    widget : ipywidgets.VBox
-        The container to display.
-    h_grid_ : ndarray of shape (n_grid,)
-        The ``h`` values last plotted; the grid always contains the tight point.
-    tight_point_ : tuple of float
-        ``(h*, e h*)`` for the current values.
-    product_line, bound_line, gap_line, tight_marker : matplotlib.lines.Line2D
-        The plotted artists; their ``get_ydata()`` is the data last drawn.
-    figure : matplotlib.figure.Figure
-    png_ : bytes
-        The PNG last shown in the widget.
+    ladders : tuple of Ladder
+        ``lam`` and ``e``.
     """
 
-    def __init__(self, lam=1.0, e=1.0, *, n_grid=401):
-        super().__init__()
+    figsize = (7.8, 3.2)
+
+    def __init__(self, lam=None, e=None, *, lams=(0.25, 0.5, 1.0, 2.0, 4.0),
+                 scores=(-2.0, -1.0, 0.0, 1.0, 2.0), n_grid=401):
         self.n_grid = check_scalar_range(n_grid, "n_grid", low=3, low_inclusive=True,
                                          integer=True)
-        lam = check_scalar_range(lam, "lam", low=0.1, high=10, low_inclusive=True)
-        e = check_scalar_range(e, "e", low=-2, high=2, low_inclusive=True)
-        self.lambda_slider = widgets.FloatLogSlider(
-            value=float(lam), base=10, min=-1, max=1, step=0.05,
-            description="λ", continuous_update=False, readout_format=".3g",
+        lams = tuple(float(check_scalar_range(v, "lams", low=0)) for v in lams)
+        scores = tuple(float(check_scalar_range(v, "scores")) for v in scores)
+        self.ladders = (
+            Ladder("lam", "λ", lams, tuple(f"{v:g}" for v in lams)),
+            Ladder("e", "e", scores, tuple(f"{v:g}" for v in scores)),
         )
-        self.e_slider = widgets.FloatSlider(
-            value=float(e), min=-2.0, max=2.0, step=0.05,
-            description="e", continuous_update=False, readout_format=".2f",
-        )
-        self.controls = {"lam": self.lambda_slider, "e": self.e_slider}
-        self._build_figure()
-        self._finish_init()
+        closest_to_one = lambda values: min(values, key=lambda v: (abs(v - 1.0), v))  # noqa: E731
+        self.initial = {"lam": closest_to_one(lams) if lam is None else lam,
+                        "e": closest_to_one(scores) if e is None else e}
+        self.check_state()
 
-    def __repr__(self) -> str:
-        return f"FenchelYoungExplorer(n_grid={self.n_grid})"
+    def sides(self, lam, e):
+        """What the frame of ``(lam, e)`` plots.
 
-    def _build_figure(self) -> None:
-        self.figure = self._new_figure((10.0, 3.6))
-        ax_sides, ax_gap = self.figure.subplots(1, 2)
-        self.product_line, = ax_sides.plot([], [], lw=2, label=r"$e\,h$")
-        self.bound_line, = ax_sides.plot(
-            [], [], lw=2, label=r"$\frac{1}{2\lambda}e^2 + \frac{\lambda}{2}h^2$")
-        self.tight_marker, = ax_sides.plot([], [], "o", color="crimson", ms=8,
-                                           label=r"tight: $h = e/\lambda$")
+        Returns
+        -------
+        h : ndarray of shape (n_grid + 1,)
+            The grid, symmetric about 0, containing ``h* = e / lam``.
+        product, bound, gap : ndarray
+            :func:`fenchel_young_sides` on that grid.
+        """
+        h_star = e / lam
+        half_width = max(3.0, 1.5 * abs(h_star))
+        h = np.union1d(np.linspace(-half_width, half_width, self.n_grid), [h_star])
+        product, bound, gap = fenchel_young_sides(e, h[:, None], lam)
+        return h, product, bound, gap
+
+    def draw(self, figure, *, lam, e):
+        h, product, bound, gap = self.sides(lam, e)
+        h_star = e / lam
+        ax_sides, ax_gap = figure.subplots(1, 2)
+        ax_sides.plot(h, product, lw=2, label=r"$e\,h$")
+        ax_sides.plot(h, bound, lw=2, label=r"$\frac{1}{2\lambda}e^2 + \frac{\lambda}{2}h^2$")
+        ax_sides.plot([h_star], [e * h_star], "o", color="crimson", ms=8,
+                      label=r"tight: $h = e/\lambda$")
+        top = max(bound.max(), product.max())
+        ax_sides.set_ylim(min(product.min(), 0.0) - 0.05 * top, 1.3 * top)
         ax_sides.set_xlabel("hidden feature h")
-        ax_sides.legend(loc="upper center", fontsize=8)
-        self.gap_line, = ax_gap.plot([], [], color="tab:green", lw=2)
-        self.gap_marker, = ax_gap.plot([], [], "o", color="crimson", ms=8)
+        ax_sides.set_title(f"λ = {lam:g}, e = {e:g}: tight at h = {h_star:g}")
+        ax_sides.legend(loc="upper center", ncols=2, fontsize=8.5)
+        ax_gap.plot(h, gap, color="tab:green", lw=2)
+        ax_gap.plot([h_star], [0.0], "o", color="crimson", ms=8)
         ax_gap.axhline(0.0, color="k", lw=0.8)
         ax_gap.set_xlabel("hidden feature h")
         ax_gap.set_title(r"gap $\frac{\lambda}{2}(h - e/\lambda)^2 \geq 0$")
-        self.ax_sides, self.ax_gap = ax_sides, ax_gap
-        # Tick labels are most of the cost of a full redraw (each is laid out and rasterised
-        # glyph by glyph); four intervals per axis read as well and draw about a third faster.
-        for ax in (ax_sides, ax_gap):
-            ax.xaxis.set_major_locator(MaxNLocator(nbins=4))
-            ax.yaxis.set_major_locator(MaxNLocator(nbins=4))
-        self._mark_dynamic(self.product_line, self.bound_line, self.tight_marker, ax_sides.title,
-                           self.gap_line, self.gap_marker)
-
-    def _redraw(self) -> None:
-        lam = float(self.lambda_slider.value)
-        e = float(self.e_slider.value)
-        h_star = e / lam
-        half_width = _nice_ceil(max(3.0, 1.5 * abs(h_star)))
-        grid = np.linspace(-half_width, half_width, self.n_grid)
-        # Put the tight point on the grid, so the plotted gap really touches zero.
-        grid = np.union1d(grid, [h_star])
-        product, bound, gap = fenchel_young_sides(e, grid[:, None], lam)
-        self.h_grid_ = grid
-        self.tight_point_ = (h_star, e * h_star)
-        self.product_line.set_data(grid, product)
-        self.bound_line.set_data(grid, bound)
-        self.tight_marker.set_data([h_star], [e * h_star])
-        self.gap_line.set_data(grid, gap)
-        self.gap_marker.set_data([h_star], [0.0])
-        self.ax_sides.set_title(
-            f"λ = {lam:.3g}, e = {e:.2f}: tight at h = {h_star:.3g}, value {e * h_star:.3g}")
-        x_limits = (-(1 + _MARGIN) * half_width, (1 + _MARGIN) * half_width)
-        self.ax_sides.set(xlim=x_limits, ylim=_nice_limits(min(product.min(), bound.min()),
-                                                           max(product.max(), bound.max())))
-        self.ax_gap.set(xlim=x_limits, ylim=_nice_limits(0.0, gap.max()))

@@ -1,0 +1,178 @@
+"""Site-level fixes of the rkmlearn book, as a local Sphinx extension (``_config.yml`` loads it).
+
+* **No thebe.** Jupyter Book 1 always loads ``sphinx_thebe``, which writes
+  ``const THEBE_JS_URL = ...`` into every page -- twice, so the second declaration throws -- and a
+  script that would fetch thebe from unpkg.com. The book has no launch buttons (it runs offline),
+  so both scripts, thebe's stylesheet and its per-page configuration are removed from every page.
+* **One copy of each script.** Scripts that appear twice in a page's list are written once.
+* **Theme mode.** Without ``default_mode`` the theme reads an empty mode and logs "Got invalid
+  theme mode"; the book is light by default (the reader can still switch).
+* **Only what pages load.** Source maps (``*.map``, read only by a browser's developer tools) and
+  the theme's translation catalogues (``_static/locales``, used at build time) are deleted from
+  the built site (3.4 MB and 0.7 MB).
+* **The directive ``rkm-source``**, which shows library code in a chapter (see "Showing library
+  code" in ``book/README.md``).
+
+The JavaScript side (sidebar toggles, the MathJax 2 shim for the widget manager, the hidden
+accessibility menu) and the explorer and equation styles are in ``book/_static/rkm_book.js`` and
+``book/_static/rkm_book.css``.
+"""
+from __future__ import annotations
+
+import ast
+import importlib
+import inspect
+import os
+import shutil
+import textwrap
+from pathlib import Path
+
+from docutils import nodes
+from docutils.parsers.rst import directives
+from sphinx.directives.code import container_wrapper
+from sphinx.util.docutils import SphinxDirective
+
+
+def _theme_defaults(app, config):
+    config.html_context = {"default_mode": "light", **(config.html_context or {})}
+
+
+def _is_thebe(asset) -> bool:
+    filename = getattr(asset, "filename", "") or ""
+    body = (getattr(asset, "attributes", {}) or {}).get("body", "") or ""
+    return "thebe" in filename.rsplit("/", 1)[-1] or "THEBE_JS_URL" in body
+
+
+def _page_assets(app, pagename, templatename, context, doctree):
+    if "script_files" in context:
+        seen, scripts = set(), []
+        for asset in context["script_files"]:
+            key = (getattr(asset, "filename", "") or "",
+                   (getattr(asset, "attributes", {}) or {}).get("body", ""))
+            if _is_thebe(asset) or key in seen:
+                continue
+            seen.add(key)
+            scripts.append(asset)
+        context["script_files"] = scripts
+    if "css_files" in context:
+        context["css_files"] = [c for c in context["css_files"] if not _is_thebe(c)]
+
+
+def _drop_thebe_config(app, doctree, docname):
+    """Remove the per-page thebe configuration sphinx_thebe appends (raw HTML) to every page."""
+    for node in list(doctree.findall(nodes.raw)):
+        if "x-thebe-config" in node.astext() or "kernelName =" in node.astext():
+            node.parent.remove(node)
+
+
+def _drop_unloaded_files(app, exception):
+    if exception is not None or app.builder.format != "html":
+        return
+    static = Path(app.outdir) / "_static"
+    for path in static.rglob("*.map"):
+        path.unlink()
+    shutil.rmtree(static / "locales", ignore_errors=True)
+
+
+def _resolve(dotted: str):
+    """Import ``package.module.Class.method``: the longest importable module prefix, then
+    attributes (so a public name keeps working when the module behind it moves)."""
+    parts = dotted.split(".")
+    for split in range(len(parts), 0, -1):
+        try:
+            obj = importlib.import_module(".".join(parts[:split]))
+        except ImportError:
+            continue
+        for attribute in parts[split:]:
+            obj = getattr(obj, attribute)
+        return inspect.unwrap(obj)
+    raise ImportError(f"no module in {dotted!r} can be imported")
+
+
+class LibrarySource(SphinxDirective):
+    """Show the lines of a library function that carry an equation, and its whole listing.
+
+    Usage (MyST)::
+
+        ```{rkm-source} rkmlearn.kernels.RBF._compute
+        :start-at: K = squared_euclidean_distances
+        :end-at: np.exp(
+        ```
+
+    The source is read from the installed package when the book is built (``inspect``), so the
+    page always shows the code as it is. ``start-at``/``end-at`` are texts of the first and last
+    line to show (first occurrence after the docstring; ``end-at`` at or after ``start-at``); if
+    either is not found, the build fails instead of showing the wrong lines. Without them the
+    whole body is shown. Under the excerpt, a collapsed dropdown holds the whole definition
+    without its docstring (render that with autodoc where the chapter needs it);
+    ``:no-listing:`` leaves the dropdown out. Line numbers are those of the source file, whose
+    path (relative to the repository) is in the caption.
+    """
+
+    required_arguments = 1
+    option_spec = {
+        "start-at": directives.unchanged_required,
+        "end-at": directives.unchanged_required,
+        "caption": directives.unchanged,
+        "no-listing": directives.flag,
+    }
+
+    def run(self):
+        name = self.arguments[0]
+        try:
+            obj = _resolve(name)
+            lines, first = inspect.getsourcelines(obj)
+            path = inspect.getsourcefile(obj)
+        except (ImportError, AttributeError, OSError, TypeError) as error:
+            raise self.error(f"rkm-source: cannot read the source of {name!r}: {error}") from error
+        self.env.note_dependency(path)
+        definition = ast.parse(textwrap.dedent("".join(lines))).body[0]
+        statements = definition.body
+        docstring = None
+        if ast.get_docstring(definition) is not None:
+            docstring = (statements[0].lineno - 1, statements[0].end_lineno)  # [start, stop)
+            statements = statements[1:] or statements
+        body = statements[0].lineno - 1
+        start, end = body, len(lines) - 1
+        if "start-at" in self.options:
+            start = self._find(lines, self.options["start-at"], body, name, "start-at")
+        if "end-at" in self.options:
+            end = self._find(lines, self.options["end-at"], start, name, "end-at")
+        excerpt = textwrap.dedent("".join(lines[start:end + 1])).rstrip("\n")
+        literal = nodes.literal_block(excerpt, excerpt, language="python", linenos=True,
+                                      highlight_args={"linenostart": first + start})
+        self.set_source_info(literal)
+        shown_path = os.path.relpath(path, self.env.srcdir)
+        caption = self.options.get("caption") or (
+            f"``{name}``, {shown_path} lines {first + start}-{first + end}")
+        result = [container_wrapper(self, literal, caption)]
+        if "no-listing" not in self.options:
+            kept = lines if docstring is None else lines[:docstring[0]] + lines[docstring[1]:]
+            listing = textwrap.dedent("".join(kept)).rstrip("\n")
+            full = nodes.literal_block(listing, listing, language="python")
+            self.set_source_info(full)
+            dropdown = nodes.admonition(classes=["dropdown", "rkm-listing"])
+            dropdown += nodes.title(text=f"Whole listing of {name} (docstring omitted)")
+            dropdown += full
+            result.append(dropdown)
+        return result
+
+    def _find(self, lines, text, start, name, option):
+        for index in range(start, len(lines)):
+            if text in lines[index]:
+                return index
+        raise self.error(
+            f"rkm-source: {option} text {text!r} is not in the source of {name!r} after its "
+            f"docstring; the code changed: update the chapter.")
+
+
+def setup(app):
+    app.connect("config-inited", _theme_defaults)
+    # after every other handler, so that scripts added by them are filtered too
+    app.connect("html-page-context", _page_assets, priority=900)
+    app.connect("doctree-resolved", _drop_thebe_config, priority=900)
+    app.connect("build-finished", _drop_unloaded_files)
+    app.add_js_file("rkm_book.js", priority=520)  # after the inline MathJax config (500)
+    app.add_css_file("rkm_book.css")
+    app.add_directive("rkm-source", LibrarySource)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,78 @@
+// Page fixes of the rkmlearn book (loaded on every page by book/_ext/rkm_book.py).
+(function () {
+  "use strict";
+
+  // 1. MathJax 2 API for the widget manager. The ipywidgets HTML manager typesets labels with
+  //    MathJax.Hub.Queue(["Typeset", MathJax.Hub, element]), the MathJax 2 API; the book loads
+  //    MathJax 3, which has no Hub. Calls are collected and typeset with MathJax 3 once it is
+  //    ready. This script runs after Sphinx's inline `window.MathJax = {...}` configuration and
+  //    before the deferred MathJax script, so the shim is installed on the configuration object
+  //    (for calls made before MathJax has loaded) and again on MathJax itself when it is ready.
+  if (typeof window.MathJax === "object" && window.MathJax !== null) {
+    var pending = [];
+    var flush = function () {
+      var mj = window.MathJax;
+      if (!mj || typeof mj.typesetPromise !== "function" || !pending.length) {
+        return;
+      }
+      var elements = pending.splice(0, pending.length);
+      mj.startup.promise = mj.startup.promise
+        .then(function () { return mj.typesetPromise(elements); })
+        .catch(function (error) { console.warn("MathJax could not typeset a widget label", error); });
+    };
+    var hub = {
+      Queue: function () {
+        for (var i = 0; i < arguments.length; i++) {
+          var job = arguments[i];
+          if (Array.isArray(job) && job[0] === "Typeset" && job[2]) {
+            pending.push(job[2]);
+          }
+        }
+        flush();
+      },
+    };
+    var config = window.MathJax;
+    config.Hub = hub;
+    config.startup = config.startup || {};
+    var previousReady = config.startup.ready;
+    config.startup.ready = function () {
+      if (typeof previousReady === "function") {
+        previousReady();
+      } else {
+        window.MathJax.startup.defaultReady();
+      }
+      window.MathJax.Hub = hub;
+      // The accessibility submenu loads MathJax components the book does not ship (it serves
+      // only the files its pages load); hide it rather than offer items that cannot work.
+      window.MathJax.startup.promise.then(function () {
+        var menu = window.MathJax.startup.document && window.MathJax.startup.document.menu;
+        var item = menu && menu.menu && menu.menu.findID && menu.menu.findID("Accessibility");
+        if (item && typeof item.hide === "function") {
+          item.hide();
+        }
+        flush();
+      });
+    };
+  }
+
+  // 2. Sidebar toggles. The theme scripts bind their click handlers to the *first* element with
+  //    the class primary-toggle (secondary-toggle), which in this theme sits in a header that is
+  //    hidden; the visible buttons did nothing. Forward their clicks to the bound one.
+  var forwardToggles = function () {
+    ["primary-toggle", "secondary-toggle"].forEach(function (name) {
+      var buttons = document.querySelectorAll("." + name);
+      for (var i = 1; i < buttons.length; i++) {
+        buttons[i].addEventListener("click", function (event) {
+          event.preventDefault();
+          event.stopPropagation();
+          buttons[0].click();
+        });
+      }
+    });
+  };
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", forwardToggles);
+  } else {
+    forwardToggles();
+  }
+})();

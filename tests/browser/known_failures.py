@@ -1,0 +1,23 @@
+"""Page checks of the browser test that are known to fail today: THE list to empty.
+
+Each entry is ``(page, check)``; ``check`` is one of the names in ``test_book_in_browser.CHECKS``
+(e.g. ``"equations-fit-1400"``). A listed check is run and expected to fail (a strict xfail): when
+a chapter is fixed, its entry must be removed here, or the suite fails with XPASS. The browser
+test's messages give the counts per page (which equations, how wide) for the chapter engineers:
+``RKM_BROWSER_PAGES="book/duality/ch02*" python -m pytest tests/browser -s``.
+Nothing may be added to this list to make a new failure pass.
+"""
+
+KNOWN_FAILURES: set[tuple[str, str]] = {
+    # display equations wider than the 713 px column at 1400 px (break them with aligned/split,
+    # see book/README.md): (2.1), (2.4), (2.7), (2.14)
+    ("book/duality/ch02_primal_dual.html", "equations-fit-1400"),
+    # (4.5), (4.6), (4.7)
+    ("book/duality/ch04_stiefel_rotation.html", "equations-fit-1400"),
+    # (5.1)
+    ("book/duality/ch05_forecasting.html", "equations-fit-1400"),
+    # (6.5), (6.7)
+    ("book/probabilistic/ch06_ppca.html", "equations-fit-1400"),
+    # (7.2): 1144 px, the definition of B
+    ("book/probabilistic/ch07_sampling.html", "equations-fit-1400"),
+}

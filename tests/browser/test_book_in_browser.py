@@ -1,0 +1,450 @@
+"""The built book in a real browser: every page loads cleanly, typesets, fits, and its explorers work.
+
+Runs after ``make book`` (``make test`` builds first) on ``_build/html``, served on 127.0.0.1, in
+Debian's Chromium driven by Playwright (its own browser download needs the network, so the
+system binary is used; set ``RKM_CHROMIUM`` to use another). Every request to another host is
+aborted and recorded. Each page is opened at 1400 px and at 400 px (one browser, several pages
+at a time), and these checks are made (``CHECKS``):
+
+``loads-cleanly``
+    no page error, no console error, no failed request, no HTTP error, nothing fetched from
+    another host (both widths).
+``math-typeset``
+    MathJax typeset every ``.math`` element without a TeX error, and no raw TeX (``\\(``,
+    ``$$``, ``\\frac`` ...) nor leaked equation-label text (``(eq-``) is left in the page's text
+    outside code.
+``equations-fit-1400``
+    at 1400 px no display equation is wider than its container.
+``equations-reachable-400``
+    at 400 px no display equation is cut off: one wider than its box must scroll within it, and
+    show it (a scroll bar, or the book's scroll shadows where bars are hidden, as on phones).
+``explorers``
+    for every explorer (``.rkm-explorer``), the state its controls show is the manifest's initial
+    state and the frame shown is that state's (SHA-256 of the image bytes against the manifest);
+    then every control is moved through its whole ladder (slider: arrow keys; buttons: clicks),
+    and after each move the frame changed and is the manifest's frame of the new state.
+``toggles-400`` / ``toggles-1400``
+    the visible sidebar toggle opens the chapter list (400 px: the navigation dialog; 1400 px: it
+    hides and shows the sidebar), and the contents toggle, where the page has one, opens the
+    page's contents (400 px).
+
+Known failures (chapters not yet fixed) are listed in ONE place, ``known_failures.py``, as
+strict xfails: they run, their messages give the counts, and fixing one without removing it
+from the list fails the suite.
+"""
+from __future__ import annotations
+
+import asyncio
+import functools
+import http.server
+import json
+import os
+import re
+import shutil
+import threading
+import time
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+from .known_failures import KNOWN_FAILURES
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+HTML = REPO_ROOT / "_build" / "html"
+HOW_TO_ENABLE = (
+    "install Chromium (Debian/Ubuntu: `apt-get install -y chromium`; `.ci/run` does this) or set "
+    "RKM_CHROMIUM to a Chromium/Chrome binary, then run `make test` again"
+)
+
+
+def _chromium() -> str | None:
+    return os.environ.get("RKM_CHROMIUM") or shutil.which("chromium") \
+        or shutil.which("chromium-browser")
+
+
+if not (HTML / "index.html").exists():
+    pytest.skip("browser checks SKIPPED: the book is not built (run `make book`)",
+                allow_module_level=True)
+playwright_api = pytest.importorskip(
+    "playwright.async_api", reason="browser checks SKIPPED: playwright is not installed "
+    "(it is in requirements.txt: run `make install`)")
+if _chromium() is None:
+    pytest.skip(f"browser checks SKIPPED: no chromium found; {HOW_TO_ENABLE}",
+                allow_module_level=True)
+
+# One pass over the whole site happens in the first test's setup: allow it more than the suite's
+# per-test limit (about 2 minutes on 2 cores; a loaded machine takes several times longer).
+pytestmark = pytest.mark.timeout(1800)
+
+LAUNCH_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run",
+]
+WIDE, NARROW = 1400, 400
+#: pages open at the same time (one browser; each page is a tab)
+CONCURRENT_PAGES = 3
+TIMEOUT_MS = 180_000
+
+#: RKM_BROWSER_PAGES="book/foundations/*" checks only the pages matching that pattern (authoring)
+PAGES = sorted(p.relative_to(HTML).as_posix() for p in HTML.rglob("*.html")
+               if "_static" not in p.relative_to(HTML).parts
+               and Path(p.relative_to(HTML)).match(os.environ.get("RKM_BROWSER_PAGES", "*")))
+REDIRECTS = [p for p in PAGES if 'http-equiv="Refresh"' in (HTML / p).read_text(errors="replace")]
+EXPLORER_PAGES = [p for p in PAGES if "rkm-manifest" in (HTML / p).read_text(errors="replace")]
+CHECKS = ("loads-cleanly", "math-typeset", "equations-fit-1400", "equations-reachable-400",
+          "explorers", "toggles-400", "toggles-1400")
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+# ---------------------------------------------------------------------------------------------
+# JavaScript run in the pages
+# ---------------------------------------------------------------------------------------------
+MATH_JS = r"""() => {
+  const math = Array.from(document.querySelectorAll('span.math, div.math'));
+  const untypeset = math.filter(el => !el.querySelector('mjx-container'))
+                        .map(el => el.textContent.trim().slice(0, 80));
+  const errors = Array.from(document.querySelectorAll('mjx-merror'))
+                      .map(el => (el.getAttribute('data-mjx-error') || el.textContent).slice(0, 80));
+  const root = document.querySelector('main') || document.body;
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT, {acceptNode(node) {
+    const parent = node.parentElement;
+    if (!parent || parent.closest('pre, code, mjx-container, script, style, textarea, .rkm-manifest'))
+      return NodeFilter.FILTER_REJECT;
+    return NodeFilter.FILTER_ACCEPT;
+  }});
+  const tex = /\\\(|\\\)|\\\[|\\\]|\$\$|\\(frac|sum|mathrm|mathbb|begin|end|left|right|lambda|sigma|top|operatorname)(?![a-zA-Z])/;
+  const raw = [], leaked = [];
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const text = node.textContent;
+    if (tex.test(text)) raw.push(text.trim().slice(0, 100));
+    if (text.includes('(eq-')) leaked.push(text.trim().slice(0, 100));
+  }
+  return {count: math.length, untypeset, errors, raw, leaked};
+}"""
+
+EQUATIONS_JS = r"""() => Array.from(document.querySelectorAll('div.math')).map((div, i) => {
+  // The typeset equation (mjx-math) lives in a scroll box (mjx-container) inside the display
+  // block (div.math), which clips what leaves it. Visible: the part of the scroll box inside the
+  // block and the viewport.
+  const box = div.querySelector('mjx-container');
+  if (!box) return null;
+  const math = box.querySelector('mjx-math');
+  const content = math ? math.getBoundingClientRect().width : box.scrollWidth;
+  const b = box.getBoundingClientRect(), d = div.getBoundingClientRect();
+  const viewport = document.documentElement.clientWidth;
+  const visible = Math.min(b.right, d.right, viewport) - Math.max(b.left, d.left, 0);
+  const number = div.querySelector('.eqno');
+  return {
+    label: number ? number.textContent.replace(/[^0-9.()]/g, '') : `#${i + 1}`,
+    content: content, box: Math.min(box.clientWidth, visible),
+    fits: content <= Math.min(box.clientWidth, visible) + 1,
+    // scrollable, inside the block, and visibly so: a scroll bar that takes room in the box, or
+    // the book's scroll shadows (headless browsers and phones hide scroll bars)
+    scrollable: ['auto', 'scroll'].includes(getComputedStyle(box).overflowX)
+                && box.scrollWidth > box.clientWidth + 1 && b.right <= Math.min(d.right, viewport) + 1
+                && (box.offsetHeight - box.clientHeight >= 3
+                    || (getComputedStyle(box).backgroundImage.match(/radial-gradient/g) || []).length >= 2),
+  };
+}).filter(Boolean)"""
+
+EXPLORER_STATE_JS = r"""async (root) => {
+  const controls = Array.from(root.querySelectorAll('.rkm-control')).map(control => {
+    const handle = control.querySelector('.noUi-handle');
+    if (handle) return {kind: 'slider', index: Math.round(parseFloat(handle.getAttribute('aria-valuenow')))};
+    const buttons = Array.from(control.querySelectorAll('button'));
+    return {kind: 'buttons', index: buttons.findIndex(b => b.classList.contains('mod-active')),
+            count: buttons.length};
+  });
+  const frames = Array.from(root.querySelectorAll('img.rkm-frame')).filter(img => img.offsetParent !== null);
+  let sha256 = null, width = 0;
+  if (frames.length === 1 && frames[0].complete && frames[0].naturalWidth > 0) {
+    const bytes = await (await fetch(frames[0].src)).arrayBuffer();
+    const digest = await crypto.subtle.digest('SHA-256', bytes);
+    sha256 = Array.from(new Uint8Array(digest)).map(b => b.toString(16).padStart(2, '0')).join('');
+    width = frames[0].naturalWidth;
+  }
+  return {controls, sha256, visibleFrames: frames.length, width, src: frames.length ? frames[0].src : null};
+}"""
+
+
+# ---------------------------------------------------------------------------------------------
+# Collecting the reports: one pass over the site, shared by all tests
+# ---------------------------------------------------------------------------------------------
+class PageVisit:
+    """Problems seen while one page was open."""
+
+    def __init__(self):
+        self.problems: list[str] = []
+        self.bytes = 0  # downloaded (a fresh browser context: nothing cached)
+
+
+async def _open(context, url: str, visit: PageVisit):
+    page = await context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    page.on("pageerror", lambda error: visit.problems.append(f"page error: {error}"))
+    page.on("console", lambda message: visit.problems.append(
+        f"console error: {message.text}") if message.type == "error" else None)
+    page.on("requestfailed", lambda request: visit.problems.append(
+        f"failed request: {request.url} ({request.failure})")
+        if not request.url.startswith(("blob:", "data:")) else None)
+    def response(response_):
+        if response_.status >= 400:
+            visit.problems.append(f"HTTP {response_.status}: {response_.url}")
+        visit.bytes += int(response_.headers.get("content-length", 0) or 0)
+
+    page.on("response", response)
+    await page.goto(url, wait_until="load")
+    # MathJax (where the page loads it) and the widget manager render after the load event.
+    await page.wait_for_function(
+        "() => !window.MathJax || (window.MathJax.startup && window.MathJax.startup.promise)")
+    await page.evaluate("() => window.MathJax && window.MathJax.startup ? "
+                        "window.MathJax.startup.promise.then(() => true) : true")
+    return page
+
+
+async def _wait_for_explorers(page, expected: int):
+    await page.wait_for_function(
+        """(n) => { const roots = document.querySelectorAll('.rkm-explorer');
+                    return roots.length === n && Array.from(roots).every(r =>
+                      Array.from(r.querySelectorAll('img.rkm-frame')).some(
+                        i => i.offsetParent !== null && i.complete && i.naturalWidth > 0)); }""",
+        arg=expected)
+
+
+async def _equations(page):
+    return await page.evaluate(EQUATIONS_JS)
+
+
+async def _explorer_report(page) -> list[str]:
+    """Walk every control of every explorer; return the problems found."""
+    problems = []
+    roots = await page.query_selector_all(".rkm-explorer")
+    for number, root in enumerate(roots, 1):
+        manifest = json.loads(await root.eval_on_selector(".rkm-manifest", "e => e.textContent"))
+        name = f"explorer {number} ({manifest['explorer']})"
+        frames = {tuple(f["index"]): f["sha256"] for f in manifest["frames"]}
+        ladders = [len(c["values"]) for c in manifest["controls"]]
+        state = await root.evaluate(EXPLORER_STATE_JS)
+        shown = tuple(c["index"] for c in state["controls"])
+        if len(shown) != len(ladders):
+            problems.append(f"{name}: {len(shown)} controls on the page, manifest has {len(ladders)}")
+            continue
+        if list(shown) != manifest["initial"]:
+            problems.append(f"{name}: controls show {shown}, the initial state is {manifest['initial']}")
+        if state["sha256"] != frames.get(shown):
+            problems.append(f"{name}: initial frame is not the manifest's frame of {shown}")
+        controls = await root.query_selector_all(".rkm-control")
+        for k, (control, size) in enumerate(zip(controls, ladders)):
+            current = list(shown)
+            start = current[k]
+            if state["controls"][k]["kind"] == "slider":
+                handle = await control.query_selector(".noUi-handle")
+                await handle.focus()
+                walk = [("ArrowRight", i) for i in range(start + 1, size)] \
+                    + [("ArrowLeft", i) for i in range(size - 2, -1, -1)] \
+                    + [("ArrowRight", i) for i in range(1, start + 1)]
+            else:
+                buttons = await control.query_selector_all("button")
+                # every other button, then back to the initial one
+                order = [i for i in range(size) if i != start] + ([start] if size > 1 else [])
+                walk = [(buttons[i], i) for i in order]
+            previous = state
+            for action, target in walk:
+                if isinstance(action, str):
+                    await handle.press(action)
+                else:
+                    await action.click()
+                current[k] = target
+                try:
+                    await page.wait_for_function(
+                        """([root, src]) => { const f = Array.from(root.querySelectorAll('img.rkm-frame'))
+                             .filter(i => i.offsetParent !== null);
+                           return f.length === 1 && f[0].src !== src && f[0].complete && f[0].naturalWidth > 0; }""",
+                        arg=[root, previous["src"]], timeout=10_000)
+                except playwright_api.TimeoutError:
+                    problems.append(f"{name}: moving control {k} to position {target} did not change the frame")
+                    previous = await root.evaluate(EXPLORER_STATE_JS)
+                    continue
+                now = await root.evaluate(EXPLORER_STATE_JS)
+                seen = tuple(c["index"] for c in now["controls"])
+                if seen != tuple(current):
+                    problems.append(f"{name}: after moving control {k} to {target} the controls show {seen}")
+                elif now["sha256"] != frames.get(seen):
+                    problems.append(f"{name}: the frame shown for {seen} is not the manifest's")
+                elif now["sha256"] == previous["sha256"]:
+                    problems.append(f"{name}: moving control {k} to {target} left the same frame")
+                previous = now
+    return problems
+
+
+async def _toggles(page, width: int) -> list[str]:
+    problems = []
+    toggles = [t for t in await page.query_selector_all(".primary-toggle") if await t.is_visible()]
+    if not toggles:
+        return ["no visible sidebar toggle"]
+    if width == NARROW:
+        await toggles[0].click()
+        try:
+            await page.wait_for_selector("#pst-primary-sidebar-modal[open]", timeout=5_000)
+            links = await page.query_selector_all("#pst-primary-sidebar-modal a.reference.internal")
+            visible = [a for a in links if await a.is_visible()]
+            if len(visible) < 2:
+                problems.append(f"the sidebar toggle opened a chapter list with {len(visible)} visible links")
+        except playwright_api.TimeoutError:
+            problems.append("the sidebar toggle did not open the chapter list")
+        await page.keyboard.press("Escape")
+        secondary = [t for t in await page.query_selector_all(".secondary-toggle") if await t.is_visible()]
+        has_contents = await page.query_selector("#pst-secondary-sidebar .toc-entry, #pst-secondary-sidebar nav a")
+        if secondary and has_contents:
+            await secondary[0].click()
+            try:
+                await page.wait_for_selector("#pst-secondary-sidebar-modal[open]", timeout=5_000)
+            except playwright_api.TimeoutError:
+                problems.append("the contents toggle did not open the page's contents")
+            await page.keyboard.press("Escape")
+    else:
+        sidebar = await page.query_selector("#pst-primary-sidebar")
+        before = await sidebar.is_visible()
+        await toggles[0].click()
+        await page.wait_for_timeout(300)
+        after = await sidebar.is_visible()
+        await toggles[0].click()
+        await page.wait_for_timeout(300)
+        back = await sidebar.is_visible()
+        if not (before and not after and back):
+            problems.append(f"the sidebar toggle does not hide and show the chapter list "
+                            f"(visible before/after/again: {before}/{after}/{back})")
+    return problems
+
+
+async def _visit(browser, base: str, page_name: str, blocked: list, semaphore) -> dict:
+    report = {check: [] for check in CHECKS}
+    async with semaphore:
+        for width in (WIDE, NARROW):
+            context = await browser.new_context(viewport={"width": width, "height": 900})
+
+            async def route(route_, request):
+                host = urlsplit(request.url).netloc
+                if host == urlsplit(base).netloc:
+                    await route_.continue_()
+                else:
+                    blocked.append(f"{page_name}: {request.url}")
+                    report["loads-cleanly"].append(f"request to another host: {request.url}")
+                    await route_.abort()
+
+            await context.route("**/*", route)
+            visit = PageVisit()
+            try:
+                page = await _open(context, base + page_name, visit)
+                if page_name in REDIRECTS:
+                    await page.wait_for_url(re.compile(r".*/book/.*\.html"))
+                else:
+                    if page_name in EXPLORER_PAGES:
+                        expected = (HTML / page_name).read_text(errors="replace").count("rkm-manifest")
+                        await _wait_for_explorers(page, expected)
+                    equations = await _equations(page)
+                    if width == WIDE:
+                        math = await page.evaluate(MATH_JS)
+                        report["math-typeset"] += (
+                            [f"not typeset: {t!r}" for t in math["untypeset"]]
+                            + [f"TeX error: {t!r}" for t in math["errors"]]
+                            + [f"raw TeX in the text: {t!r}" for t in math["raw"]]
+                            + [f"leaked label text: {t!r}" for t in math["leaked"]])
+                        report["equations-fit-1400"] += [
+                            f"equation {e['label']} is {e['content']:.0f} px wide in a {e['box']:.0f} px box"
+                            for e in equations if not e["fits"]]
+                        if page_name in EXPLORER_PAGES:
+                            report["explorers"] += await _explorer_report(page)
+                    else:
+                        report["equations-reachable-400"] += [
+                            f"equation {e['label']} ({e['content']:.0f} px in a {e['box']:.0f} px box) is cut off"
+                            for e in equations if not e["fits"] and not e["scrollable"]]
+                        report["scrolling-400"] = [e["label"] for e in equations
+                                                   if not e["fits"] and e["scrollable"]]
+                    key = "toggles-1400" if width == WIDE else "toggles-400"
+                    report[key] += await _toggles(page, width)
+                await page.wait_for_load_state("networkidle")
+                await page.close()
+            except playwright_api.Error as error:
+                visit.problems.append(f"{type(error).__name__}: {str(error).splitlines()[0]}")
+            report["loads-cleanly"] += [f"{width} px: {p}" for p in visit.problems]
+            if width == WIDE:
+                report["bytes"] = visit.bytes
+            await context.close()
+    return report
+
+
+async def _collect(base: str) -> tuple[dict, list]:
+    blocked: list = []
+    async with playwright_api.async_playwright() as pw:
+        browser = await pw.chromium.launch(executable_path=_chromium(), args=LAUNCH_ARGS,
+                                           headless=True)
+        semaphore = asyncio.Semaphore(CONCURRENT_PAGES)
+        reports = await asyncio.gather(
+            *(_visit(browser, base, name, blocked, semaphore) for name in PAGES))
+        await browser.close()
+    return dict(zip(PAGES, reports)), blocked
+
+
+@pytest.fixture(scope="module")
+def site():
+    """Serve ``_build/html`` on 127.0.0.1 and visit every page; the reports, per page."""
+    server = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(HTML)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    start = time.perf_counter()
+    try:
+        reports, blocked = asyncio.run(_collect(f"http://127.0.0.1:{server.server_port}/"))
+    finally:
+        server.shutdown()
+        server.server_close()
+    elapsed = time.perf_counter() - start
+    print(f"\nbrowser test: {len(PAGES)} pages at {WIDE} and {NARROW} px in {elapsed:.1f} s")
+    for page, report in reports.items():
+        counts = {check: len(report[check]) for check in CHECKS if report[check]}
+        scrolling = report.get("scrolling-400", [])
+        extra = f"; scroll at 400 px: {len(scrolling)}" if scrolling else ""
+        print(f"  {page}: downloads {report.get('bytes', 0) / 1e6:.1f} MB; "
+              f"failing {counts or 'none'}{extra}")
+        if counts:
+            for check in counts:
+                for problem in report[check][:5]:
+                    print(f"      {check}: {problem[:160]}")
+    return {"reports": reports, "blocked": blocked}
+
+
+def _cases():
+    for page in PAGES:
+        checks = ("loads-cleanly",) if page in REDIRECTS else CHECKS
+        for check in checks:
+            if check == "explorers" and page not in EXPLORER_PAGES:
+                continue
+            marks = []
+            if (page, check) in KNOWN_FAILURES:
+                marks.append(pytest.mark.xfail(strict=True, reason="listed in tests/browser/known_failures.py"))
+            yield pytest.param(page, check, marks=marks, id=f"{page}::{check}")
+
+
+@pytest.mark.parametrize("page, check", list(_cases()))
+def test_page(site, page, check):
+    problems = site["reports"][page][check]
+    assert not problems, f"{page}: {check}: {len(problems)} problem(s):\n" + "\n".join(problems)
+
+
+def test_nothing_was_fetched_from_another_host(site):
+    assert not site["blocked"], f"requests to other hosts (aborted): {site['blocked']}"
+
+
+def test_the_book_has_explorers():
+    assert EXPLORER_PAGES, "no page embeds an explorer (rkm-manifest): run `make notebooks`"
+
+
+def test_known_failures_name_real_pages_and_checks():
+    unknown = [(p, c) for p, c in KNOWN_FAILURES if p not in PAGES or c not in CHECKS]
+    assert not unknown, f"known_failures.py lists pages or checks that do not exist: {unknown}"
