@@ -1,16 +1,18 @@
-"""Tests of rkmlearn.datasets: the sum of sines, the laser stand-in, and the Santa Fe loader.
+"""Tests of rkmlearn.datasets: generated series, the bundled Santa Fe series, and the loaders.
 
-The loader is tested offline: a loopback HTTP server serves a zip built here from stand-in files
-whose SHA-256 is computed here and patched into the registry (the real hashes cannot be produced
-without the real data, which the tests must not read).
+Everything runs offline. The bundled Santa Fe copy is checked against the SHA-256 of the original
+competition files and of reservoirpy's file (the bytes are rebuilt from the values). Download
+routes are tested on a loopback HTTP server serving zips built here from stand-in files whose
+SHA-256 is computed here and patched into the registries.
 """
 
 from __future__ import annotations
 
 import hashlib
-import sys
 import http.server
+import io
 import socket
+import sys
 import threading
 import zipfile
 from functools import partial
@@ -19,17 +21,14 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from scipy.integrate import solve_ivp
-from scipy.signal import find_peaks
 
 from rkmlearn.datasets import (
     SANTAFE_SHA256,
     SANTAFE_URL_ENV,
     load_santafe,
-    make_laser_series,
+    sine_wave,
     sum_of_sines,
 )
-from rkmlearn.datasets import santafe as santafe_module
 
 # ----------------------------------------------------------------------------------------------
 # sum_of_sines
@@ -45,7 +44,7 @@ def test_sum_of_sines_is_the_papers_code_series():
     assert data.train.dtype == np.float64 and data.test.dtype == np.float64
     np.testing.assert_allclose(np.r_[data.t_train, data.t_test], t, rtol=0, atol=1e-12)
     np.testing.assert_allclose(np.r_[data.train, data.test], x, rtol=0, atol=1e-12)
-    assert "identically zero" in data.description
+    assert "identically zero" in data.DESCR
 
 
 @settings(max_examples=25, deadline=None)
@@ -80,102 +79,6 @@ def test_sum_of_sines_periods():
 def test_sum_of_sines_rejects_bad_sizes(name, bad):
     with pytest.raises(ValueError, match=name):
         sum_of_sines(**{name: bad})
-
-
-# ----------------------------------------------------------------------------------------------
-# make_laser_series
-# ----------------------------------------------------------------------------------------------
-
-
-def lorenz(t, u, sigma, rho, beta):
-    x, y, z = u
-    return [sigma * (y - x), rho * x - y - x * z, x * y - beta * z]
-
-
-@pytest.fixture(scope="module")
-def laser():
-    return make_laser_series(random_state=0)
-
-
-def test_laser_series_looks_like_santa_fe_files(laser):
-    assert laser.train.shape == (1000,) and laser.test.shape == (100,)
-    x = np.r_[laser.train, laser.test]
-    assert x.dtype == np.float64 and np.all(np.isfinite(x))
-    np.testing.assert_array_equal(x, np.rint(x))
-    assert x.min() >= 2 and x.max() <= 255
-    # Uses the range: collapses reach the bottom, pulsation peaks reach high counts.
-    assert x.min() <= 5 and x.max() >= 150
-    assert "STAND-IN" in laser.description and "NOT THE SANTA FE DATA" in laser.description
-
-
-def test_laser_series_pulsation_period_is_the_lasers(laser):
-    sigma, beta, rho, dt = 2.0, 0.25, 15.0, 0.45
-    # Oscillation frequency of the field around steady lasing, from the Jacobian at x = y = a.
-    a = np.sqrt(beta * (rho - 1))
-    jacobian = np.array([[-sigma, sigma, 0], [1, -1, -a], [a, a, -beta]])
-    omega = np.max(np.abs(np.linalg.eigvals(jacobian).imag))
-    linear_period = 2 * np.pi / omega / dt
-    peaks, _ = find_peaks(np.r_[laser.train, laser.test])
-    spacing = np.median(np.diff(peaks))
-    # Large pulsations are slower than small ones around the steady state, never faster.
-    assert linear_period <= spacing <= 1.5 * linear_period, (spacing, linear_period)
-
-
-def test_laser_series_solves_the_documented_equations():
-    kw = dict(sigma=2.5, beta=0.3, rho=18.0, sampling_interval=0.05)
-    data = make_laser_series(30, 10, random_state=7, burn_in=0.0, quantize=False, **kw)
-    times = 0.05 * np.arange(40)
-    reference = solve_ivp(
-        lorenz, (0, times[-1]), data.initial_condition, method="DOP853", t_eval=times,
-        args=(kw["sigma"], kw["rho"], kw["beta"]), rtol=1e-11, atol=1e-11,
-    )
-    counts = 2 + 40 * reference.y[0] ** 2 / (kw["beta"] * (kw["rho"] - 1))
-    np.testing.assert_allclose(np.r_[data.train, data.test], counts, rtol=1e-3, atol=1e-3)
-
-
-def test_laser_series_quantize_rounds_and_clips_the_same_intensity():
-    raw = make_laser_series(300, 50, random_state=2, quantize=False)
-    counts = make_laser_series(300, 50, random_state=2)
-    for r, c in ((raw.train, counts.train), (raw.test, counts.test)):
-        assert np.all(r >= 2)
-        np.testing.assert_array_equal(c, np.clip(np.rint(r), 2, 255))
-
-
-def test_laser_series_is_deterministic_and_seeded(laser):
-    again = make_laser_series(random_state=0)
-    np.testing.assert_array_equal(again.train, laser.train)
-    np.testing.assert_array_equal(again.test, laser.test)
-    other = make_laser_series(random_state=1)
-    assert not np.array_equal(other.train, laser.train)
-    rng_state = make_laser_series(random_state=np.random.RandomState(0))
-    np.testing.assert_array_equal(rng_state.train, laser.train)
-
-
-def test_laser_series_test_size_does_not_change_training_values():
-    short = make_laser_series(200, 20, random_state=4)
-    long = make_laser_series(200, 80, random_state=4)
-    np.testing.assert_array_equal(short.train, long.train)
-    np.testing.assert_array_equal(short.test, long.test[:20])
-
-
-@pytest.mark.parametrize(
-    "kwargs, name",
-    [
-        (dict(n_train=0), "n_train"),
-        (dict(n_test=1.5), "n_test"),
-        (dict(sigma=-1.0), "sigma"),
-        (dict(beta=np.nan), "beta"),
-        (dict(rho=1.0), "rho"),
-        (dict(rho=np.inf), "rho"),
-        (dict(sampling_interval=0.0), "sampling_interval"),
-        (dict(burn_in=-1.0), "burn_in"),
-        (dict(quantize="yes"), "quantize"),
-        (dict(random_state="seed"), "random_state"),
-    ],
-)
-def test_laser_series_rejects_bad_parameters(kwargs, name):
-    with pytest.raises(ValueError, match=name):
-        make_laser_series(**{"n_train": 20, "n_test": 5, **kwargs})
 
 
 # ----------------------------------------------------------------------------------------------
@@ -269,7 +172,7 @@ def test_load_from_data_home_reads_the_files(standin, tmp_path, closed_port_url)
     np.testing.assert_array_equal(data.train, values["lasertrain.dat"])
     np.testing.assert_array_equal(data.test, values["laserpred.dat"])
     assert data.data_home == str(tmp_path / "santafe")
-    assert "Santa Fe" in data.description
+    assert "Santa Fe" in data.DESCR and data.source == "files"
 
 
 def test_download_then_cache(standin, server, tmp_path):
@@ -295,11 +198,12 @@ def test_default_cache_and_url_from_environment(standin, server, tmp_path, monke
     root, base, hits = server
     write_zip(root / "mirror.zip", files)  # members at the top level this time
     monkeypatch.setenv(SANTAFE_URL_ENV, f"{base}/mirror.zip")
-    monkeypatch.setattr(santafe_module, "_default_data_home", lambda: tmp_path / "user-cache")
-    data = load_santafe()
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "user-cache"))  # pooch.os_cache follows it
+    data = load_santafe(source="files")
     np.testing.assert_array_equal(data.test, values["laserpred.dat"])
     assert hits == ["/mirror.zip"]
-    assert (tmp_path / "user-cache" / "lasertrain.dat").read_bytes() == files["lasertrain.dat"]
+    cached = tmp_path / "user-cache" / "rkmlearn" / "santafe" / "lasertrain.dat"
+    assert cached.read_bytes() == files["lasertrain.dat"]
 
 
 def test_only_the_missing_file_is_downloaded(standin, server, tmp_path):
@@ -409,6 +313,92 @@ def test_pooch_is_only_needed_to_download(standin, tmp_path, monkeypatch, closed
     data = load_santafe(tmp_path / "santafe", url=closed_port_url)
     np.testing.assert_array_equal(data.train, values["lasertrain.dat"])
     with pytest.raises(ImportError, match="pip install pooch"):
-        load_santafe()
+        load_santafe(source="files")
+    assert load_santafe().source == "bundled"  # the bundled copy needs no pooch
     with pytest.raises(ImportError, match="pip install pooch"):
         load_santafe(tmp_path / "empty", url=closed_port_url)
+
+
+# ----------------------------------------------------------------------------------------------
+# load_santafe, the bundled copy (the book's source: offline, no package needed)
+# ----------------------------------------------------------------------------------------------
+# SHA-256 of reservoirpy 0.4.2's santafe_laser.npy, as its wheel's RECORD lists it.
+RESERVOIRPY_NPY_SHA256 = "8c07281200935596f8e28bc94e1bb25e9964ab7d7f63c5e27ac87b810ac3b33a"
+
+
+@pytest.fixture(scope="module")
+def bundled():
+    return load_santafe()
+
+
+def test_bundled_train_and_test_are_the_original_files_byte_for_byte(bundled):
+    # The original files hold one value a line as "%16.7e\r\n"; rebuilt from the bundled values,
+    # they must hash to the registered SHA-256 of lasertrain.dat and laserpred.dat.
+    assert bundled.source == "bundled" and bundled.data_home is None
+    for name, values in (("lasertrain.dat", bundled.train), ("laserpred.dat", bundled.test)):
+        assert hashlib.sha256(standin_bytes(values)).hexdigest() == SANTAFE_SHA256[name], name
+
+
+def test_bundled_series_is_reservoirpys_file_value_for_value(bundled):
+    # np.save of the values as reservoirpy stored them (int64, one column) rebuilds its .npy.
+    buffer = io.BytesIO()
+    np.lib.format.write_array(buffer, bundled.series.astype("<i8").reshape(-1, 1), version=(1, 0))
+    assert hashlib.sha256(buffer.getvalue()).hexdigest() == RESERVOIRPY_NPY_SHA256
+
+
+def test_bundled_shapes_split_and_description(bundled):
+    assert bundled.train.shape == (1000,) and bundled.test.shape == (100,)
+    assert bundled.series.shape == (10093,) and bundled.series.dtype == np.float64
+    np.testing.assert_array_equal(bundled.series[:1100], np.r_[bundled.train, bundled.test])
+    assert bundled.series[:1100].min() == 2 and bundled.series.max() == 255 and bundled.series.min() == 0
+    assert "Weigend" in bundled.DESCR and "reservoirpy 0.4.2" in bundled.DESCR
+    bundled.train[0] = -1.0  # copies: changing one does not change the series
+    assert bundled.series[0] == 86.0
+    bundled.train[0] = 86.0
+
+
+def test_files_route_returns_the_same_values_as_bundled(bundled, tmp_path, closed_port_url):
+    files = {"lasertrain.dat": standin_bytes(bundled.train), "laserpred.dat": standin_bytes(bundled.test)}
+    write_files(tmp_path / "sf", files)  # the original files, rebuilt (their hashes are the real ones)
+    data = load_santafe(tmp_path / "sf", url=closed_port_url)
+    assert data.source == "files" and data.series.shape == (1100,)
+    np.testing.assert_array_equal(data.train, bundled.train)
+    np.testing.assert_array_equal(data.test, bundled.test)
+
+
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        (dict(source="web"), "source must be 'bundled'"),
+        (dict(source="bundled", data_home="x"), "data_home and url locate the original files"),
+        (dict(source="bundled", url="http://127.0.0.1/x.zip"), "use them with source='files'"),
+        (dict(download_if_missing=1), "download_if_missing must be True or False"),
+    ],
+)
+def test_load_santafe_source_errors(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        load_santafe(**kwargs)
+
+
+# ----------------------------------------------------------------------------------------------
+# sine_wave
+# ----------------------------------------------------------------------------------------------
+def test_sine_wave_values_and_period():
+    data = sine_wave(30, 10, period=7.5, amplitude=2.0)
+    k = np.arange(40)
+    np.testing.assert_allclose(np.r_[data.train, data.test], 2.0 * np.sin(2 * np.pi * k / 7.5), rtol=0, atol=1e-14)
+    np.testing.assert_array_equal(np.r_[data.t_train, data.t_test], k)
+    default = sine_wave()
+    x = np.r_[default.train, default.test]
+    np.testing.assert_allclose(x[20:], x[:-20], atol=1e-12)
+    assert "Fig. 2" in default.DESCR
+
+
+@pytest.mark.parametrize(
+    "kwargs, name",
+    [(dict(n_train=0), "n_train"), (dict(n_test=2.5), "n_test"), (dict(period=0), "period"),
+     (dict(period=np.inf), "period"), (dict(amplitude=-1), "amplitude")],
+)
+def test_sine_wave_rejects_bad_parameters(kwargs, name):
+    with pytest.raises(ValueError, match=name):
+        sine_wave(**kwargs)
