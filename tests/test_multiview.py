@@ -17,7 +17,7 @@ from scipy.linalg import subspace_angles
 from sklearn.base import clone
 
 from rkmlearn import MultiViewKPCA, NARForecaster, choose_algorithm
-from rkmlearn.datasets import make_laser_series, sum_of_sines
+from rkmlearn.datasets import load_santafe, sum_of_sines
 from rkmlearn.features import IdentityFeatures, RandomFourierFeatures
 from rkmlearn.kernels import RBF
 
@@ -173,11 +173,11 @@ def test_primal_stiefel_uses_factored_objective_when_features_are_wide():
 
 # -- the SantaFe-type setting: explicit random Fourier features ---------------------------------
 def test_primal_and_dual_forecasts_agree_with_random_fourier_features():
-    laser = make_laser_series(n_train=400, n_test=30, random_state=0)
+    train = load_santafe().train[:400]  # the real Santa Fe series, shortened to keep the test fast
     maps = [RandomFourierFeatures(sigma=2.1856, n_features=300, random_state=0), IdentityFeatures()]
     forecasts, models = [], []
     for setting in ("primal", "dual"):
-        fitted = NARForecaster(MultiViewKPCA(40, setting=setting, feature_maps=maps), 20).fit(laser.train)
+        fitted = NARForecaster(MultiViewKPCA(40, setting=setting, feature_maps=maps), 20).fit(train)
         forecasts.append(fitted.forecast(30))
         models.append(fitted.model_)
     np.testing.assert_allclose(forecasts[0], forecasts[1], rtol=0, atol=1e-8 * np.abs(forecasts[0]).max())

@@ -1,78 +1,108 @@
-"""Loader of the Santa Fe laser series A: read from a folder, or download once and verify."""
+"""The Santa Fe laser series A: the real data, shipped with rkmlearn; or the original files."""
 
 from __future__ import annotations
 
-import contextlib
-import hashlib
-import os
-import tempfile
-import zipfile
-from pathlib import Path
+from importlib import resources
 
 import numpy as np
 from sklearn.utils import Bunch
 
-__all__ = ["load_santafe", "SANTAFE_URL", "SANTAFE_URL_ENV", "SANTAFE_SHA256"]
+from . import _fetch
+
+__all__ = [
+    "load_santafe",
+    "SANTAFE_URL",
+    "SANTAFE_URL_ENV",
+    "SANTAFE_SHA256",
+    "SANTAFE_N_TRAIN",
+    "SANTAFE_N_TEST",
+]
 
 #: The archive distributed with the public code of the duality paper (Achten et al.).
 SANTAFE_URL = "https://cloud.esat.kuleuven.be/index.php/s/Jbgosg3XZWWrtEA/download/santafe.zip"
 #: Environment variable that overrides :data:`SANTAFE_URL` (a mirror, a local server).
 SANTAFE_URL_ENV = "RKMLEARN_SANTAFE_URL"
-#: SHA-256 of the two files: the data is trusted by these, wherever it comes from.
+#: SHA-256 of the two original files: the data is trusted by these, wherever it comes from.
 SANTAFE_SHA256 = {
     "lasertrain.dat": "2471442ddccb9b7aa0214e1ba5a885d990c523df6cbdc694abacb0fd191da5f6",
     "laserpred.dat": "be420706e3928409159f22aac148ea6748f54b4e6863653b31c6e9d6e19ce18f",
 }
-_N_VALUES = {"lasertrain.dat": 1000, "laserpred.dat": 100}
+#: The split of the competition and of the papers (duality paper, Table 4; recurrent RKM paper).
+SANTAFE_N_TRAIN, SANTAFE_N_TEST = 1000, 100
+_N_VALUES = {"lasertrain.dat": SANTAFE_N_TRAIN, "laserpred.dat": SANTAFE_N_TEST}
 _TRAIN, _TEST = "lasertrain.dat", "laserpred.dat"
+_BUNDLED = "santafe_laser_a.txt"
+_HOLDING = "lasertrain.dat and laserpred.dat"
 
 _DESCRIPTION = """\
-Santa Fe time-series competition, data set A (Weigend & Gershenfeld, "Time Series Prediction:
-Forecasting the Future and Understanding the Past", 1993): the intensity of a far-infrared NH3 laser
-in a chaotic regime close to the Lorenz-Haken model; integer values (2..255 in these files). 7 to 8
-samples per pulsation; trains of pulsations grow slowly in amplitude, then collapse.
+Santa Fe time-series competition, data set A
+--------------------------------------------
+The intensity of a far-infrared NH3 laser in a chaotic regime close to the Lorenz-Haken model,
+integer detector counts (0..255; 2..255 in the first 1100 values). 7 to 8 samples per pulsation;
+trains of pulsations grow slowly in amplitude, then collapse.
 
-train: the 1000 values of lasertrain.dat, the competition's training series.
-test: the 100 values of laserpred.dat that follow it, the series to forecast.
-Both files as distributed with the public code of Achten et al., "Duality in Multi-View Restricted
-Kernel Machines" (Table 4: 1000 training and 100 test values, lag p = 70), verified by SHA-256.
+train: the first 1000 values, the competition's training file lasertrain.dat.
+test: the 100 values that follow, the competition's continuation laserpred.dat.
+This is the split of Achten et al., "Duality in Multi-View Restricted Kernel Machines" (Table 4:
+1000 training and 100 test values, lag p = 70) and of Pandey et al., "Recurrent Restricted Kernel
+Machines for Time-series Forecasting" (Table 1).
+series: {series}
+
+Source: {source}
+
+Cite: A. S. Weigend and N. A. Gershenfeld (eds.), "Time Series Prediction: Forecasting the Future
+and Understanding the Past", Addison-Wesley, 1993 (Santa Fe Institute Studies in the Sciences of
+Complexity, vol. XV).
 """
+_SOURCE_BUNDLED = (
+    "the copy shipped with rkmlearn (rkmlearn/datasets/santafe_laser_a.txt), taken from the file\n"
+    "santafe_laser.npy of the reservoirpy 0.4.2 wheel (MIT licence; reservoirpy took it from James\n"
+    "McNames' data sets page). Its first 1100 values equal lasertrain.dat and laserpred.dat element\n"
+    "by element; rkmlearn's tests check them against the SHA-256 of the original files."
+)
+_SOURCE_FILES = (
+    "the original files lasertrain.dat and laserpred.dat from {folder},\n"
+    "verified by SHA-256 (as distributed with the public code of Achten et al.)."
+)
 
 
-def load_santafe(data_home=None, *, download_if_missing=True, url=None):
-    """Load the Santa Fe laser series A: 1000 training and 100 test values.
+def load_santafe(data_home=None, *, source=None, download_if_missing=True, url=None):
+    """Load the Santa Fe laser series A: 1000 training and 100 test values, offline.
 
     The series (Weigend & Gershenfeld, 1993) is the intensity of a far-infrared NH3 laser in a
     Lorenz-like chaotic regime, the real-world forecasting data set of the duality paper (Achten
-    et al., Table 4) and of the recurrent RKM paper (Pandey et al.). It consists of two text files
-    with one value per line: ``lasertrain.dat`` (1000 values) and ``laserpred.dat`` (the 100
-    values that follow).
+    et al., Table 4: lag 70, 1000 training and 100 test values) and of the recurrent RKM paper
+    (Pandey et al., Table 1).
 
-    **Where the files come from.** If the folder ``data_home`` holds both files, they are read
-    from there; nothing is downloaded. Otherwise the missing files are downloaded once, with
-    :mod:`pooch`, from the zip archive distributed with the duality paper's public code
-    (:data:`SANTAFE_URL`; override it with ``url`` or the environment variable
-    ``RKMLEARN_SANTAFE_URL``) and stored in ``data_home``, so later calls read them from disk.
+    **Two sources, the same values.**
 
-    **How they are verified.** Every file, read or downloaded, must match its SHA-256 in
-    :data:`SANTAFE_SHA256`; anything else raises ``ValueError``. The archive itself is fetched
-    with ``known_hash=None``: its own hash is not published, and a zip's bytes can change when a
-    server re-packs it (timestamps, compression) while its members do not. The members are what
-    the results depend on, so they are the ones checked.
+    * ``source="bundled"`` (the default when neither ``data_home`` nor ``url`` is given): the
+      complete recording of 10 093 values shipped with rkmlearn, copied from the reservoirpy 0.4.2
+      wheel (MIT). No network, no extra package. Its first 1000 values are exactly the
+      competition's ``lasertrain.dat`` and the next 100 exactly ``laserpred.dat``; the test suite
+      checks this against the SHA-256 of the original files (:data:`SANTAFE_SHA256`).
+    * ``source="files"`` (the default when ``data_home`` or ``url`` is given): the two original
+      text files. If the folder ``data_home`` holds them, they are read from there; missing ones
+      are downloaded once with :mod:`pooch` from the zip archive of the duality paper's public
+      code (:data:`SANTAFE_URL`; override with ``url`` or ``$RKMLEARN_SANTAFE_URL``) and stored
+      in ``data_home``. Every file, read or downloaded, must match its SHA-256 in
+      :data:`SANTAFE_SHA256`. The archive itself is not hashed: a server may re-pack a zip
+      without changing its members, and the members are what results depend on.
 
     Parameters
     ----------
     data_home : str or path-like, optional
-        Folder holding (or to receive) ``lasertrain.dat`` and ``laserpred.dat``. Default: the
-        user cache folder ``pooch.os_cache("rkmlearn") / "santafe"`` (e.g.
-        ``~/.cache/rkmlearn/santafe`` on Linux). Offline, download the two files elsewhere and
-        pass their folder here.
+        ``source="files"`` only: folder holding (or to receive) ``lasertrain.dat`` and
+        ``laserpred.dat``. Default: the user cache folder ``pooch.os_cache("rkmlearn") / "santafe"``.
+    source : {"bundled", "files"} or None, default=None
+        Where the values come from (see above). None chooses ``"files"`` when ``data_home`` or
+        ``url`` is given, else ``"bundled"``.
     download_if_missing : bool, default=True
-        Download missing files. When False and a file is missing, raise ``OSError`` instead.
+        ``source="files"`` only: download missing files. When False and a file is missing,
+        raise ``OSError`` instead.
     url : str, optional
-        Address of the zip archive. Default: the environment variable ``RKMLEARN_SANTAFE_URL``
-        if set, else :data:`SANTAFE_URL`. The members are verified by their SHA-256 whatever the
-        address.
+        ``source="files"`` only: address of the zip archive. Default: ``$RKMLEARN_SANTAFE_URL``
+        if set, else :data:`SANTAFE_URL`.
 
     Returns
     -------
@@ -80,131 +110,103 @@ def load_santafe(data_home=None, *, download_if_missing=True, url=None):
         With attributes
 
         ``train`` : ndarray of shape (1000,)
-            The training series (float64, integer values 2..255).
+            The training series (float64, integer values).
         ``test`` : ndarray of shape (100,)
             The 100 values that follow it.
-        ``data_home`` : str
-            The folder the files were read from.
-        ``description`` : str
-            What the series is and where it comes from.
+        ``series`` : ndarray
+            The whole recording the source holds, starting with ``train`` then ``test``: 10 093
+            values bundled, 1100 from the files.
+        ``source`` : str
+            ``"bundled"`` or ``"files"``.
+        ``data_home`` : str or None
+            The folder the files were read from (None when bundled).
+        ``DESCR`` : str
+            What the series is, where these values come from, and how to cite it.
 
     Raises
     ------
     ValueError
-        If ``data_home``, ``url`` or ``download_if_missing`` is not valid, or if a file (in
-        ``data_home`` or downloaded) does not match its SHA-256, cannot be parsed, or is absent
-        from the downloaded archive.
+        If an argument is not valid (``data_home`` or ``url`` with ``source="bundled"``
+        included), or if a file (in ``data_home`` or downloaded) does not match its SHA-256,
+        cannot be parsed, or is absent from the downloaded archive.
     OSError
-        If a file is missing and cannot be downloaded (offline, server error, or
-        ``download_if_missing=False``). The message says how to provide the files by hand.
+        ``source="files"``: a file is missing and cannot be downloaded (offline, server error,
+        or ``download_if_missing=False``). The message says how to provide the files by hand.
     ImportError
-        If a download is needed, or ``data_home`` is None, and :mod:`pooch` is not installed
-        (``pip install "rkmlearn[data]"``).
-
-    See Also
-    --------
-    make_laser_series : a synthetic stand-in, generated offline.
+        ``source="files"``: a download is needed, or ``data_home`` is None, and :mod:`pooch` is
+        not installed (``pip install "rkmlearn[data]"``).
 
     Examples
     --------
     >>> from rkmlearn.datasets import load_santafe
-    >>> data = load_santafe()  # doctest: +SKIP
-    >>> data.train.shape, data.test.shape  # doctest: +SKIP
-    ((1000,), (100,))
+    >>> data = load_santafe()
+    >>> data.train.shape, data.test.shape, data.series.shape
+    ((1000,), (100,), (10093,))
+    >>> data.train[:5]
+    array([ 86., 141.,  95.,  41.,  22.])
 
-    Offline, with the two files copied into a folder by hand:
+    The original files, from a folder or downloaded once into the user cache:
 
     >>> data = load_santafe("path/to/santafe", download_if_missing=False)  # doctest: +SKIP
     """
-    if not isinstance(download_if_missing, (bool, np.bool_)):
-        raise ValueError(
-            f"download_if_missing must be True or False; got {download_if_missing!r}."
+    source = _resolve_source(source, data_home, url)
+    download_if_missing = _fetch.check_bool(download_if_missing, "download_if_missing")
+    if source == "bundled":
+        series = _bundled_series()
+        folder = None
+    else:
+        url = _fetch.resolve_url(url, SANTAFE_URL_ENV, SANTAFE_URL, "Santa Fe")
+        folder = _fetch.resolve_folder(data_home, "santafe", _HOLDING, "load_santafe")
+        contents = _fetch.read_members(
+            folder,
+            SANTAFE_SHA256,
+            url=url,
+            download_if_missing=download_if_missing,
+            loader="load_santafe",
+            holding=_HOLDING,
+            env_var=SANTAFE_URL_ENV,
+            archive_name="santafe.zip",
         )
-    url = _resolve_url(url)
-    folder = _resolve_folder(data_home)
-    present = [name for name in SANTAFE_SHA256 if (folder / name).is_file()]
-    missing = [name for name in SANTAFE_SHA256 if name not in present]
-    # Verify what is on disk before any download: a wrong file is an error worth seeing offline.
-    contents = {
-        name: _verified((folder / name).read_bytes(), name, f"data_home: the file {folder / name}")
-        for name in present
-    }
-    if missing:
-        if not download_if_missing:
-            raise OSError(
-                f"data_home: {_listing(missing)} not found in {folder} and "
-                "download_if_missing=False. Copy lasertrain.dat and laserpred.dat (Santa Fe "
-                f"series A) into that folder, or allow the download from {url}."
-            )
-        contents.update(_download(url, missing, folder))
+        series = np.concatenate([_parse(contents[_TRAIN], _TRAIN), _parse(contents[_TEST], _TEST)])
+    described = (
+        f"all {series.size} values of the recording."
+        if source == "bundled"
+        else f"train followed by test ({series.size} values; the bundled copy has the whole recording)."
+    )
     return Bunch(
-        train=_parse(contents[_TRAIN], _TRAIN),
-        test=_parse(contents[_TEST], _TEST),
-        data_home=str(folder),
-        description=_DESCRIPTION,
+        train=series[:SANTAFE_N_TRAIN].copy(),
+        test=series[SANTAFE_N_TRAIN : SANTAFE_N_TRAIN + SANTAFE_N_TEST].copy(),
+        series=series,
+        source=source,
+        data_home=None if folder is None else str(folder),
+        DESCR=_DESCRIPTION.format(
+            series=described,
+            source=_SOURCE_BUNDLED if folder is None else _SOURCE_FILES.format(folder=folder),
+        ),
     )
 
 
-def _resolve_url(url):
-    if url is None:
-        url = os.environ.get(SANTAFE_URL_ENV) or SANTAFE_URL
-    if not isinstance(url, str) or not url.strip():
+def _resolve_source(source, data_home, url):
+    if source is None:
+        return "files" if data_home is not None or url is not None else "bundled"
+    if source not in ("bundled", "files"):
         raise ValueError(
-            f"url must be a non-empty string, the address of the Santa Fe zip archive; got "
-            f"{url!r}. Leave it as None to use rkmlearn.datasets.SANTAFE_URL."
+            f"source must be 'bundled' (the copy shipped with rkmlearn) or 'files' (the original "
+            f"lasertrain.dat and laserpred.dat); got {source!r}."
         )
-    return url.strip()
-
-
-def _resolve_folder(data_home):
-    if data_home is None:
-        return _default_data_home()
-    if not isinstance(data_home, (str, os.PathLike)) or not os.fspath(data_home):
+    if source == "bundled" and (data_home is not None or url is not None):
         raise ValueError(
-            f"data_home must be a folder path (str or pathlib.Path) or None; got {data_home!r}. "
-            "Pass the folder that holds lasertrain.dat and laserpred.dat."
+            "data_home and url locate the original files: use them with source='files' (or "
+            "leave source=None), or drop them to load the bundled copy."
         )
-    folder = Path(data_home).expanduser()
-    if folder.exists() and not folder.is_dir():
-        raise ValueError(
-            f"data_home={str(folder)!r} is a file, not a folder. Pass the folder that holds "
-            "lasertrain.dat and laserpred.dat (or None for the user cache)."
-        )
-    return folder
+    return source
 
 
-def _default_data_home():
-    """The user cache folder, ``pooch.os_cache("rkmlearn") / "santafe"``."""
-    return Path(_import_pooch("data_home=None").os_cache("rkmlearn")) / "santafe"
-
-
-def _import_pooch(reason):
-    try:
-        import pooch
-    except ImportError as exc:  # pooch is an optional dependency (the "data" extra)
-        raise ImportError(
-            f"load_santafe needs pooch for {reason}: pip install pooch (or "
-            "pip install 'rkmlearn[data]'), or pass data_home, a folder holding "
-            "lasertrain.dat and laserpred.dat."
-        ) from exc
-    return pooch
-
-
-def _verified(raw, name, origin):
-    """``raw`` if its SHA-256 is the one registered for ``name``; else a ValueError."""
-    expected = SANTAFE_SHA256[name]
-    digest = _sha256(raw)
-    if digest != expected:
-        raise ValueError(
-            f"{origin} has SHA-256 {digest}, but the Santa Fe file {name} has {expected}: it is "
-            "a different or damaged file. Replace it with the original (delete it to have "
-            "load_santafe download it again)."
-        )
-    return raw
-
-
-def _sha256(raw):
-    return hashlib.sha256(raw).hexdigest()
+def _bundled_series():
+    """The 10 093 values of the bundled copy, float64."""
+    text = resources.files(__package__).joinpath(_BUNDLED).read_text(encoding="ascii")
+    values = [line for line in text.splitlines() if not line.startswith("#")]
+    return np.array(" ".join(values).split(), dtype=np.int64).astype(np.float64)
 
 
 def _parse(raw, name):
@@ -220,83 +222,3 @@ def _parse(raw, name):
             f"{values.shape}. Replace it with the original Santa Fe file."
         )
     return values
-
-
-def _listing(names):
-    return " and ".join(names)
-
-
-@contextlib.contextmanager
-def _quiet(logger):
-    # With known_hash=None pooch logs advice to pin the archive's hash; here the members are
-    # pinned instead (see load_santafe), so that advice would mislead.
-    level = logger.level
-    logger.setLevel("WARNING")
-    try:
-        yield
-    finally:
-        logger.setLevel(level)
-
-
-def _download(url, names, folder):
-    """Fetch the archive, verify the members ``names`` and store them in ``folder``."""
-    pooch = _import_pooch("downloading the data")
-    folder.mkdir(parents=True, exist_ok=True)
-    # The archive and its extraction live in a temporary folder: only verified members are kept.
-    with tempfile.TemporaryDirectory(dir=folder, prefix=".download-") as scratch:
-        try:
-            with _quiet(pooch.get_logger()):
-                extracted = pooch.retrieve(
-                    url,
-                    known_hash=None,
-                    fname="santafe.zip",
-                    path=scratch,
-                    processor=pooch.Unzip(),
-                    progressbar=False,
-                )
-        except zipfile.BadZipFile as exc:
-            raise ValueError(
-                f"url: the file downloaded from {url} is not a zip archive ({exc}). Check the "
-                f"address (argument url or ${SANTAFE_URL_ENV}), or pass data_home, a folder "
-                "holding lasertrain.dat and laserpred.dat."
-            ) from exc
-        except OSError as exc:  # requests' errors (offline, HTTP 404...) are OSErrors
-            raise OSError(
-                f"Could not download the Santa Fe data from {url} ({type(exc).__name__}: {exc}). "
-                "If you are offline, get lasertrain.dat and laserpred.dat (Santa Fe series A) "
-                f"another way, put them in one folder and call load_santafe(data_home=that "
-                f"folder); or point url / ${SANTAFE_URL_ENV} at a reachable copy of the archive."
-            ) from exc
-        members = {}
-        for path in map(Path, extracted):
-            members.setdefault(path.name, []).append(path)
-        contents = {}
-        for name in names:
-            candidates = [p.read_bytes() for p in members.get(name, [])]
-            if not candidates:
-                raise ValueError(
-                    f"url: the archive downloaded from {url} has no file {name}. Check the "
-                    f"address (argument url or ${SANTAFE_URL_ENV}), or pass data_home, a folder "
-                    "holding lasertrain.dat and laserpred.dat."
-                )
-            # An archive may hold a file twice (in two folders): any copy that verifies will do.
-            raw = next((c for c in candidates if _sha256(c) == SANTAFE_SHA256[name]), None)
-            if raw is None:
-                raise ValueError(
-                    f"url: the file {name} in the archive downloaded from {url} has SHA-256 "
-                    f"{', '.join(sorted({_sha256(c) for c in candidates}))}, but the Santa Fe "
-                    f"file has {SANTAFE_SHA256[name]}: the server sent different data. Check "
-                    f"the address (argument url or ${SANTAFE_URL_ENV}), or pass data_home, a "
-                    "folder holding the original lasertrain.dat and laserpred.dat."
-                )
-            _write_atomically(folder / name, raw)
-            contents[name] = raw
-    return contents
-
-
-def _write_atomically(path, raw):
-    # Written next to its destination then renamed, so an interrupted call never leaves a
-    # truncated file that a later call would read (and reject) as the data.
-    partial = path.with_name(path.name + ".part")
-    partial.write_bytes(raw)
-    os.replace(partial, path)

@@ -1,4 +1,4 @@
-"""The sum-of-sines series of the duality paper's toy forecasting experiment."""
+"""Generated periodic series: the duality paper's sum of sines and the recurrent RKM paper's sine wave."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from sklearn.utils import Bunch
 
 from .._validation import check_scalar_range
 
-__all__ = ["sum_of_sines"]
+__all__ = ["sum_of_sines", "sine_wave"]
 
 #: Sampling interval of the paper's public code (``np.arange(0, 5, 0.01)``).
 SAMPLING_INTERVAL = 0.01
@@ -67,7 +67,7 @@ def sum_of_sines(n_train=400, n_test=100):
             Its continuation (float64).
         ``t_train``, ``t_test`` : ndarray of shape (n_train,) and (n_test,)
             The sampling times.
-        ``description`` : str
+        ``DESCR`` : str
             Where the series comes from, and the paper's misprint.
 
     Raises
@@ -110,5 +110,73 @@ def sum_of_sines(n_train=400, n_test=100):
         test=x[n_train:].copy(),
         t_train=t[:n_train].copy(),
         t_test=t[n_train:].copy(),
-        description=_DESCRIPTION,
+        DESCR=_DESCRIPTION,
+    )
+
+
+_SINE_DESCRIPTION = """\
+Sine wave x_k = {amplitude:g} sin(2 pi k / {period:g}), k = 0, 1, ..., {n_last}: {period:g} samples per period.
+
+The "simple sine wave" whose latent trajectory Pandey et al., "Recurrent Restricted Kernel
+Machines for Time-series Forecasting" (ESANN 2022), show in Fig. 2. The paper gives neither the
+period nor the length; these are rkmlearn's choices (parameters of sine_wave). The first n_train
+values are the training series, the next n_test the test series.
+"""
+
+
+def sine_wave(n_train=200, n_test=100, *, period=20.0, amplitude=1.0):
+    """A sampled sine wave: the toy series of the recurrent RKM paper's Fig. 2.
+
+    ``x_k = amplitude * sin(2 pi k / period)`` for ``k = 0, 1, ..., n_train + n_test - 1``. Each
+    value is computed from its own index (no recursion, no accumulated rounding), so the series
+    is the same on every machine to the last bit that ``numpy.sin`` guarantees.
+
+    The paper (Pandey et al., ESANN 2022, Fig. 2) does not state the period or the length; the
+    defaults (20 samples per period, 10 periods of training, 5 of test) are rkmlearn's.
+
+    Parameters
+    ----------
+    n_train : int, default=200
+        Number of training values. At least 1.
+    n_test : int, default=100
+        Number of test values, the continuation of the training series. At least 1.
+    period : float, default=20.0
+        Samples per period, > 0 (need not be an integer).
+    amplitude : float, default=1.0
+        Amplitude, > 0.
+
+    Returns
+    -------
+    data : :class:`sklearn.utils.Bunch`
+        ``train`` (n_train,), ``test`` (n_test,), ``t_train`` and ``t_test`` (the sample
+        indices ``k`` as float64), ``DESCR``.
+
+    Raises
+    ------
+    ValueError
+        If a size is not an integer >= 1, or ``period`` or ``amplitude`` is not a finite
+        number > 0.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from rkmlearn.datasets import sine_wave
+    >>> data = sine_wave()
+    >>> data.train.shape, data.test.shape
+    ((200,), (100,))
+    >>> bool(np.allclose(data.train[20:], data.train[:-20]))
+    True
+    """
+    n_train = check_scalar_range(n_train, "n_train", low=1, low_inclusive=True, integer=True)
+    n_test = check_scalar_range(n_test, "n_test", low=1, low_inclusive=True, integer=True)
+    period = check_scalar_range(period, "period", low=0)
+    amplitude = check_scalar_range(amplitude, "amplitude", low=0)
+    k = np.arange(n_train + n_test, dtype=np.float64)
+    x = amplitude * np.sin(2.0 * np.pi * k / period)
+    return Bunch(
+        train=x[:n_train].copy(),
+        test=x[n_train:].copy(),
+        t_train=k[:n_train].copy(),
+        t_test=k[n_train:].copy(),
+        DESCR=_SINE_DESCRIPTION.format(amplitude=amplitude, period=period, n_last=n_train + n_test - 1),
     )
