@@ -101,6 +101,19 @@ def descendants(root: int) -> list[int]:
     return out
 
 
+def process_age() -> float:
+    """Seconds since this process started (interpreter start-up included); 0 if unknown."""
+    fields = _stat_fields(os.getpid())
+    try:
+        with open("/proc/uptime", encoding="ascii") as fh:
+            uptime = float(fh.read().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 0.0
+    if fields is None:
+        return 0.0
+    return max(0.0, uptime - int(fields[19]) / os.sysconf("SC_CLK_TCK"))
+
+
 def cpu_seconds(pid: int) -> float | None:
     """User + system CPU time of a live process, read from outside it."""
     fields = _stat_fields(pid)
