@@ -161,6 +161,11 @@ def graded():
         os.environ.pop("RKMLEARN_TEST_SECRET", None)
     else:
         os.environ["RKMLEARN_TEST_SECRET"] = secret
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _remove_scratch():
+    yield
     shutil.rmtree(SCRATCH, ignore_errors=True)
 
 
