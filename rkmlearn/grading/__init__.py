@@ -4,20 +4,22 @@ Grade a student's file against an exercise folder::
 
     python -m rkmlearn.grading exercises/ch01_kernels my_solution.py --json results.json
 
-Each test runs in its own subprocess (see :mod:`rkmlearn.grading.runner` for why), so a submission
-that hangs, exits, crashes or fails to import costs only the tests it affects. The exercise layout,
-the ``points`` marker and the JSON format are documented in ``exercises/README.md``.
+The submission is imported only in sandboxed worker processes (one per test); the tests, which
+compare its answers with the expected ones, run in other processes that never import it, and
+what it returns crosses over as plain data. See :mod:`rkmlearn.grading.runner` for the processes,
+:mod:`rkmlearn.grading.sandbox` and :mod:`rkmlearn.grading._worker` for what the worker can
+touch, and ``exercises/README.md`` for the exercise format, the points and the JSON.
 
-This subpackage uses only the standard library and pytest; it does not import the rest of
-:mod:`rkmlearn`.
+This subpackage uses the standard library, numpy and pytest; it does not import the rest of
+:mod:`rkmlearn` (its runner processes load it as a package of its own).
 """
-from .handout import EXCLUDED_FROM_STUDENT_COPY, student_copy
+from .exercise import (EXCLUDED_FROM_STUDENT_COPY, ExerciseConfig, GradingError, load_config,
+                       student_copy)
 from .report import GradeReport, TestResult, validate_results
-from .runner import (DEFAULT_TIMEOUT, ISOLATION_MODES, CollectedTest, GradingError, collect_tests,
-                     grade, run_tests)
+from .runner import DEFAULT_TIMEOUT, CollectedTest, collect_tests, default_jobs, grade
 
 __all__ = [
-    "grade", "collect_tests", "run_tests", "student_copy", "validate_results",
-    "GradeReport", "TestResult", "CollectedTest", "GradingError",
-    "DEFAULT_TIMEOUT", "ISOLATION_MODES", "EXCLUDED_FROM_STUDENT_COPY",
+    "grade", "collect_tests", "student_copy", "validate_results", "load_config",
+    "GradeReport", "TestResult", "CollectedTest", "GradingError", "ExerciseConfig",
+    "DEFAULT_TIMEOUT", "EXCLUDED_FROM_STUDENT_COPY", "default_jobs",
 ]

@@ -3,11 +3,12 @@
 Grade a submission::
 
     python -m rkmlearn.grading EXERCISE_DIR SUBMISSION.py [--json results.json] [--timeout 30]
-                               [--hidden | --no-hidden] [--isolation batch|test] [--jobs 2]
+                               [--hidden | --no-hidden] [--jobs 2] [--memory MB]
 
-Make the copy handed out to students (no solution, no hidden tests)::
+Make the copy handed out to students (no solution, no hidden tests), or the folder for a
+Gradescope autograder zip (no solution)::
 
-    python -m rkmlearn.grading --student-copy EXERCISE_DIR OUT_DIR
+    python -m rkmlearn.grading --student-copy EXERCISE_DIR OUT_DIR [--with-hidden]
 
 Exit status: 0 whenever grading completed, whatever the score; 2 for usage errors (missing folder
 or file, bad option) and for exercises whose tests cannot be collected.
@@ -15,77 +16,131 @@ or file, bad option) and for exercises whose tests cannot be collected.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
+import os
 import sys
+import tempfile
+import time
 from pathlib import Path
 
-from .handout import student_copy
-from .runner import (DEFAULT_TIMEOUT, ISOLATION_MODES, GradingError, collect_tests,
-                     default_jobs, grade)
+from .exercise import GradingError, student_copy
+from .runner import DEFAULT_TIMEOUT, default_jobs, grade
 
 USAGE_ERROR = 2
+
+ISOLATION = (
+    "Isolation: the submission is imported only in sandboxed worker processes, one per test, "
+    "forked from a sandboxed zygote: as root a sandbox uid of its own (otherwise the grader's "
+    "uid), resource limits (memory, CPU, file size), Landlock where the kernel has it (files: "
+    "read-only Python and the allowed packages, read-write scratch folder; no exec, no TCP, no "
+    "signals outside the sandbox), and an audit hook that enforces the exercise's rules "
+    "(imports, files, processes). The tests run in other processes that never import the "
+    "submission; what a submission returns crosses over as plain data. Grading uses a copy of "
+    "the exercise without solution*; every process of the grading is killed at its end.")
 
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m rkmlearn.grading",
-        description="Autograde a submission against an exercise's tests (each test in its own "
-                    "process), or make the student copy of an exercise.",
+        description="Autograde a submission against an exercise's tests, or make the student "
+                    "copy of an exercise. " + ISOLATION,
         epilog="Exit status 0 when grading completed (whatever the score), 2 on usage errors.")
     parser.add_argument("exercise_dir", help="exercise folder, e.g. exercises/ch01_kernels")
     parser.add_argument("target", metavar="SUBMISSION_OR_OUT_DIR",
                         help="the student's .py file; with --student-copy, the folder to create")
     parser.add_argument("--json", metavar="OUT.json", dest="json_path",
-                        help="also write Gradescope-style results.json to this file")
+                        help="also write Gradescope-style results.json to this file (written "
+                             "after every process of the grading is gone, atomically)")
     parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
-                        help=f"seconds allowed per test (default {DEFAULT_TIMEOUT:g})")
+                        help="seconds of submission time per test: its import and all its calls "
+                             f"(default {DEFAULT_TIMEOUT:g})")
     parser.add_argument("--hidden", action=argparse.BooleanOptionalAction, default=True,
                         help="run tests/hidden too when present (default: yes)")
-    parser.add_argument("--isolation", choices=ISOLATION_MODES, default="batch",
-                        help="'batch' (default): one process per share of tests, restarted after "
-                             "any test that kills it; 'test': a fresh process for every test")
     parser.add_argument("--jobs", type=int, default=None, metavar="N",
-                        help=f"tests run in parallel (default {default_jobs()})")
+                        help=f"runner processes in parallel (default {default_jobs()})")
+    parser.add_argument("--memory", type=int, default=None, metavar="MB",
+                        help="address-space limit of the worker in MiB (default: the exercise's "
+                             "memory_mb, 2048)")
     parser.add_argument("--student-copy", action="store_true",
                         help="copy EXERCISE_DIR to OUT_DIR without solution* and tests/hidden/")
+    parser.add_argument("--with-hidden", action="store_true",
+                        help="with --student-copy: keep tests/hidden/ (the folder to put in a "
+                             "Gradescope autograder zip: everything but the solution)")
     return parser
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Run the command line; return the exit status."""
+def write_json(path: Path, data: dict) -> None:
+    """Write ``data`` atomically (temporary file, fsync, rename), then read it back.
+
+    If the file then differs from what was written (a late writer), it is written again; if it
+    still differs, that is an error.
+    """
+    text = json.dumps(data, indent=2) + "\n"
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    for _ in range(2):
+        fd, tmp = tempfile.mkstemp(prefix=".results-", suffix=".json", dir=path.parent)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                fh.write(text)
+                fh.flush()
+                os.fsync(fh.fileno())
+            os.replace(tmp, path)
+        finally:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+        if hashlib.sha256(path.read_bytes()).hexdigest() == digest:
+            return
+    raise GradingError(f"--json: {path} keeps changing after it was written; something else "
+                       "writes it")
+
+
+def main(argv: list[str] | None = None, started: float | None = None) -> int:
+    """Run the command line; return the exit status.
+
+    ``started`` is the ``time.monotonic()`` that ``execution_time`` counts from; ``python -m
+    rkmlearn.grading`` passes the start of the process, so that start-up counts too.
+    """
+    started = time.monotonic() if started is None else started
     parser = _parser()
     args = parser.parse_args(argv)
     try:
         if args.student_copy:
-            files = student_copy(args.exercise_dir, args.target)
-            print(f"Student copy written to {args.target} ({len(files)} files; solution and "
-                  "hidden tests left out).")
+            files = student_copy(args.exercise_dir, args.target, with_hidden=args.with_hidden)
+            left_out = "solution left out" if args.with_hidden else \
+                "solution and hidden tests left out"
+            print(f"Student copy written to {args.target} ({len(files)} files; {left_out}).")
             return 0
+        if args.with_hidden:
+            raise GradingError("--with-hidden goes with --student-copy")
+        json_path = None
         if args.json_path is not None:
-            parent = Path(args.json_path).expanduser().resolve().parent
-            if not parent.is_dir():
-                raise GradingError(f"--json: folder {str(parent)!r} does not exist; create it "
-                                   "or write the file elsewhere")
-        # Collect once, here, so that the header can say how many tests will run.
-        tests = collect_tests(args.exercise_dir, include_hidden=args.hidden)
+            json_path = Path(args.json_path).expanduser().resolve()
+            if not json_path.parent.is_dir():
+                raise GradingError(f"--json: folder {str(json_path.parent)!r} does not exist; "
+                                   "create it or write the file elsewhere")
         jobs = args.jobs if args.jobs is not None else default_jobs()
-        print(f"Grading {args.target} against {len(tests)} tests of {args.exercise_dir} "
-              f"(timeout {args.timeout:g} s per test, {jobs} in parallel)...",
-              file=sys.stderr, flush=True)
-        unmarked = [t.name for t in tests if not t.marked]
-        if unmarked:
-            print(f"note: {len(unmarked)} test(s) have no @pytest.mark.points and count 1 point "
-                  f"each: {', '.join(unmarked)}", file=sys.stderr)
+        print(f"Grading {args.target} against {args.exercise_dir} (at most {args.timeout:g} s "
+              f"of submission time per test, {jobs} in parallel)...", file=sys.stderr,
+              flush=True)
         report = grade(args.exercise_dir, args.target, timeout=args.timeout,
-                       include_hidden=args.hidden, isolation=args.isolation, jobs=jobs,
-                       tests=tests)
+                       include_hidden=args.hidden, jobs=jobs, memory_mb=args.memory,
+                       started=started)
     except GradingError as exc:
         parser.print_usage(sys.stderr)
         print(f"{parser.prog}: error: {exc}", file=sys.stderr)
         return USAGE_ERROR
+    for note in report.notes:
+        print(f"note: {note}", file=sys.stderr)
     print(report.format_table())
-    if args.json_path is not None:
-        Path(args.json_path).write_text(json.dumps(report.to_gradescope(), indent=2) + "\n",
-                                        encoding="utf-8")
+    if report.sandbox:
+        print("Sandbox: " + "; ".join(f"{k} {v}" for k, v in sorted(report.sandbox.items())),
+              file=sys.stderr)
+    if json_path is not None:
+        try:
+            write_json(json_path, report.to_gradescope())
+        except GradingError as exc:
+            print(f"{parser.prog}: error: {exc}", file=sys.stderr)
+            return USAGE_ERROR
         print(f"Results written to {args.json_path}")
     return 0

@@ -5,12 +5,15 @@ autograder (``/autograder/results/results.json``), which most learning-managemen
 read directly or convert easily::
 
     {
-      "score": 7.0,                  # points earned, all tests
-      "max_score": 12.0,             # points available, all tests
-      "execution_time": 9.8,         # seconds, wall clock
-      "output": "Score: 7/12 (58.3 %)",
+      "score": 35.0,                 # points earned, ALL tests (what Gradescope records)
+      "max_score": 36.0,
+      "execution_time": 9.8,         # seconds, wall clock, from the grader's start
+      "output": "Visible tests: 24/24 points (100.0 %). ...",   # shown to students
       "visibility": "visible",
       "stdout_visibility": "hidden",
+      "extra_data": {"visible_score": 24.0, "visible_max_score": 24.0,
+                     "hidden_score": 11.0, "hidden_max_score": 12.0,
+                     "sandbox": {"uid": "sandbox uid 60200", "landlock": "on (ABI 7)", ...}},
       "tests": [
         {"number": 1, "name": "public/test_rbf_gram.py::test_matches_sklearn",
          "score": 2.0, "max_score": 2.0, "status": "passed",
@@ -22,7 +25,8 @@ read directly or convert easily::
     }
 
 Public tests are ``"visible"``; hidden tests are ``"after_due_date"`` so that students see them
-only once the deadline has passed.
+only once the deadline has passed. The ``output`` text shown to students counts the visible tests
+only; the total, hidden points included, is in ``score`` (and ``extra_data``) for the instructor.
 """
 from __future__ import annotations
 
@@ -69,7 +73,7 @@ class TestResult:
     hidden : bool
         True for tests under ``tests/hidden/``.
     duration : float
-        Wall-clock seconds of the test's subprocess, start-up included.
+        Seconds the test's phases took (setup, call, teardown), as its runner measured them.
     """
 
     __test__ = False  # not a pytest test class, despite the name
@@ -98,6 +102,8 @@ class GradeReport:
     submission: str
     tests: list[TestResult] = field(default_factory=list)
     execution_time: float = 0.0
+    sandbox: dict = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
 
     @property
     def score(self) -> float:
@@ -111,10 +117,30 @@ class GradeReport:
     def percent(self) -> float:
         return 100.0 * self.score / self.max_score if self.max_score > 0 else 0.0
 
+    def _total(self, hidden: bool) -> tuple[float, float]:
+        tests = [t for t in self.tests if t.hidden == hidden]
+        return math.fsum(t.score for t in tests), math.fsum(t.max_score for t in tests)
+
+    @property
+    def has_hidden(self) -> bool:
+        return any(t.hidden for t in self.tests)
+
     def summary(self) -> str:
-        """The one-line total, e.g. ``"Score: 7/12 (58.3 %)"``."""
+        """The one-line total of ALL tests, e.g. ``"Score: 7/12 (58.3 %)"`` (instructors)."""
         return (f"Score: {_fmt_points(self.score)}/{_fmt_points(self.max_score)} "
                 f"({self.percent:.1f} %)")
+
+    def student_summary(self) -> str:
+        """What students may see before the due date: the visible tests' points only."""
+        if not self.has_hidden:
+            return self.summary()
+        score, top = self._total(hidden=False)
+        percent = 100.0 * score / top if top > 0 else 0.0
+        _, hidden_top = self._total(hidden=True)
+        count = sum(t.hidden for t in self.tests)
+        return (f"Visible tests: {_fmt_points(score)}/{_fmt_points(top)} points ({percent:.1f} %). "
+                f"{count} hidden tests ({_fmt_points(hidden_top)} points) are graded as well; "
+                "their results are shown after the due date.")
 
     def format_table(self, width: int | None = None) -> str:
         """The results as a plain-text table followed by the score line.
@@ -141,6 +167,11 @@ class GradeReport:
             if message:
                 out.append("    -> " + shorten(message, width - 7))
         out += ["", self.summary()]
+        if self.has_hidden:
+            (vis, vis_top), (hid, hid_top) = self._total(False), self._total(True)
+            out.append(f"(visible tests {_fmt_points(vis)}/{_fmt_points(vis_top)}, hidden tests "
+                       f"{_fmt_points(hid)}/{_fmt_points(hid_top)}; students see only the "
+                       "visible score until the due date)")
         return "\n".join(out)
 
     def to_gradescope(self) -> dict:
@@ -154,13 +185,17 @@ class GradeReport:
             "output": "passed" if t.passed else t.message,
             "visibility": t.visibility,
         } for i, t in enumerate(self.tests, start=1)]
+        (vis, vis_top), (hid, hid_top) = self._total(False), self._total(True)
         return {
             "score": self.score,
             "max_score": self.max_score,
             "execution_time": round(self.execution_time, 3),
-            "output": self.summary(),
+            "output": self.student_summary(),
             "visibility": VISIBLE,
             "stdout_visibility": "hidden",
+            "extra_data": {"visible_score": vis, "visible_max_score": vis_top,
+                           "hidden_score": hid, "hidden_max_score": hid_top,
+                           "sandbox": dict(self.sandbox)},
             "tests": tests,
         }
 
@@ -173,8 +208,10 @@ class GradeReport:
                             message="" if t.get("status") == "passed" else t["output"],
                             hidden=t["visibility"] != VISIBLE)
                  for t in data["tests"]]
+        extra = data.get("extra_data") or {}
         return cls(exercise=exercise, submission=submission, tests=tests,
-                   execution_time=float(data["execution_time"]))
+                   execution_time=float(data["execution_time"]),
+                   sandbox=dict(extra.get("sandbox") or {}))
 
 
 def validate_results(data: dict) -> None:
@@ -192,6 +229,8 @@ def validate_results(data: dict) -> None:
         if not isinstance(data.get(key), kind) or isinstance(data.get(key), bool):
             raise ValueError(f"results[{key!r}] must be {'a list' if kind is list else 'a number'}, "
                              f"got {data.get(key)!r}")
+    if "extra_data" in data and not isinstance(data["extra_data"], dict):
+        raise ValueError(f"results['extra_data'] must be an object, got {data['extra_data']!r}")
     total = 0.0
     for i, test in enumerate(data["tests"]):
         if not isinstance(test, dict):

@@ -1,77 +1,57 @@
-"""Collect an exercise's tests once, then run them in watched subprocesses.
+"""The judge: grade a submission with processes that never import it.
 
-A submission may loop forever inside C code (where no signal reaches it), call ``sys.exit`` or
-``os._exit``, crash the interpreter, fail to import, or print megabytes. None of that may cost more
-than the affected test, nor hang or crash the grader. So student code never runs in the grader's
-process: tests run in subprocesses whose pytest plugin (:mod:`rkmlearn.grading._plugin`) keeps a
-small JSON record up to date (which test is running since when; the outcome of each phase). The
-grader watches that record, kills the whole process group of a test that overruns its time-out,
-keeps only the tail of the process's output, and reads the outcome from the record.
+Processes of one grading (all started here, all dying with their parent)::
 
-Two isolation modes:
+    judge (this module; writes the report and the JSON)
+      +-- runner 1..jobs   pytest over the grading folder; the tests compare here
+            +-- zygote     sandboxed python: sandbox uid, rlimits, Landlock, audit hook
+                  +-- worker, one per test: imports the submission, answers calls
 
-``"test"``
-    A fresh process for every test. Strongest isolation; costs the interpreter, pytest and numpy
-    start-up (0.5-2 s, more when a test imports scikit-learn) for every test.
-``"batch"`` (default)
-    One process runs a whole share of the tests. When a test times out, crashes the interpreter
-    or ends the process, that test alone scores 0 with the reason, and a *fresh* process resumes
-    with the next test: the failure containment of ``"test"`` at a fraction of the start-up cost.
-    Each test still imports the submission afresh (the ``submission`` fixture), so module-level
-    state of the submission does not leak between tests.
+The judge builds a *grading folder* (the student copy of the exercise plus, by default, its
+hidden tests; never ``solution*``) and a *sandbox folder* (a read-only copy of the submission and
+one scratch folder per runner). Each runner collects the tests, takes its share, imports the
+submission once in a worker (the *probe*: a submission that hangs, crashes or raises at import
+costs one time-out in all, and every test scores 0), then runs its tests and reports every
+event on a pipe. The record of what passed exists only in the judge's memory, built from those
+events; the worker's only output is the replies to the calls the tests make.
 
-Collection happens once; tests then run with a small bounded parallelism (two workers on the usual
-two-core machine). Each process starts with ``PYTEST_DISABLE_PLUGIN_AUTOLOAD=1``: third-party
-plugins such as nbval would add more than a second of start-up, and grading should not depend on
-whatever else is installed. BLAS threads are limited to one per worker for the same reason (two
-workers on two cores), unless the caller's environment already sets them.
+A test whose runner dies (which a submission cannot cause: the runner is another uid or, as the
+same uid, not dumpable and out of Landlock's signal scope) fails with the reason, and a fresh
+runner continues with the tests after it.
 """
 from __future__ import annotations
 
-import fnmatch
 import json
 import math
 import os
+import selectors
+import shutil
 import signal
 import subprocess
 import sys
 import tempfile
-import threading
 import time
-from collections import deque
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import procs
+from .exercise import ExerciseConfig, GradingError, grading_folder, load_config
 from .report import GradeReport, TestResult, shorten
 
-__all__ = ["GradingError", "CollectedTest", "collect_tests", "run_tests", "grade",
-           "DEFAULT_TIMEOUT", "ISOLATION_MODES"]
+__all__ = ["GradingError", "CollectedTest", "collect_tests", "grade", "DEFAULT_TIMEOUT",
+           "default_jobs"]
 
 DEFAULT_TIMEOUT = 30.0
-ISOLATION_MODES = ("batch", "test")
-# How often the grader looks at a running process and its record.
-POLL_SECONDS = 0.05
-PLUGIN_PATH = Path(__file__).with_name("_plugin.py")
-SUBMISSION_ENV = "RKMLEARN_SUBMISSION"
-# Keep this much of a test process's output: enough for a crash message, never megabytes.
-OUTPUT_TAIL_BYTES = 8192
-
-# Started as `python -c BOOTSTRAP <plugin path> <pytest args...>`. Loading the plugin by path keeps
-# `import rkmlearn` (and numpy, scipy, ...) out of the test process unless a test asks for it.
-BOOTSTRAP = (
-    "import importlib.util, sys\n"
-    "spec = importlib.util.spec_from_file_location('rkmlearn_grading_plugin', sys.argv[1])\n"
-    "plugin = importlib.util.module_from_spec(spec)\n"
-    "sys.modules[spec.name] = plugin\n"
-    "spec.loader.exec_module(plugin)\n"
-    "import pytest\n"
-    "sys.exit(pytest.main(sys.argv[2:], plugins=[plugin]))\n"
-)
-
-
-class GradingError(ValueError):
-    """The grader cannot run: a usage error or a broken exercise, never a student's mistake."""
+HERE = Path(__file__).resolve().parent
+# Runners load the grading modules as a package of their own, without rkmlearn/__init__.py:
+# grading does not need the library (tests import what they compare against).
+RUNNER_BOOT = ("import sys, types\n"
+               "package = types.ModuleType('rkmlearn_grading')\n"
+               "package.__path__ = [sys.argv[1]]\n"
+               "sys.modules['rkmlearn_grading'] = package\n"
+               "from rkmlearn_grading.plugin import runner_main\n"
+               "sys.exit(runner_main(sys.argv[2:]))\n")
+RUNNER_ENV = "RKMLEARN_GRADING_RUNNER"
 
 
 @dataclass(frozen=True)
@@ -90,8 +70,6 @@ class CollectedTest:
         Whether the test carries a ``points`` marker.
     hidden : bool
         Whether the test lives under ``tests/hidden/``.
-    path : str
-        Absolute path of the test's file.
     """
 
     nodeid: str
@@ -99,118 +77,13 @@ class CollectedTest:
     points: float
     marked: bool
     hidden: bool
-    path: str
 
 
-@dataclass
-class _ProcessOutcome:
-    returncode: int | None
-    timed_out: bool
-    output_tail: str
-    duration: float
+def default_jobs() -> int:
+    """Parallel runners: two, or one on a single-core machine."""
+    return max(1, min(2, os.cpu_count() or 1))
 
 
-# --------------------------------------------------------------------------------------------
-# subprocess plumbing
-# --------------------------------------------------------------------------------------------
-def _drain(stream, tail: deque, limit: int) -> None:
-    """Read ``stream`` to its end, keeping only about the last ``limit`` bytes."""
-    kept = 0
-    for chunk in iter(lambda: stream.read1(65536), b""):
-        tail.append(chunk)
-        kept += len(chunk)
-        while kept - len(tail[0]) >= limit:
-            kept -= len(tail.popleft())
-
-
-def _kill_group(proc: subprocess.Popen) -> None:
-    """Kill the process and everything it started (its process group)."""
-    try:
-        if os.name == "posix":
-            os.killpg(proc.pid, signal.SIGKILL)
-        else:  # pragma: no cover - the grader is tested on POSIX only
-            proc.kill()
-    except (ProcessLookupError, PermissionError):
-        pass
-
-
-def _run_process(cmd: list[str], env: dict, cwd: Path, deadline) -> _ProcessOutcome:
-    """Run ``cmd``; kill its process group once ``time.time()`` passes ``deadline()``.
-
-    ``deadline`` is called every :data:`POLL_SECONDS`, so it can move (each new test restarts its
-    clock).
-    """
-    start = time.perf_counter()
-    proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdin=subprocess.DEVNULL,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                            start_new_session=(os.name == "posix"))
-    tail: deque = deque()
-    reader = threading.Thread(target=_drain, args=(proc.stdout, tail, OUTPUT_TAIL_BYTES),
-                              daemon=True)
-    reader.start()
-    timed_out = False
-    try:
-        while True:
-            try:
-                proc.wait(timeout=POLL_SECONDS)
-                break
-            except subprocess.TimeoutExpired:
-                if time.time() > deadline():
-                    timed_out = True
-                    break
-    finally:
-        # Also after a normal exit: leftover grandchildren must not outlive their test.
-        _kill_group(proc)
-        proc.wait()
-        reader.join(timeout=2.0)
-        proc.stdout.close()
-    text = b"".join(tail)[-OUTPUT_TAIL_BYTES:].decode("utf-8", errors="replace")
-    return _ProcessOutcome(proc.returncode, timed_out, text, time.perf_counter() - start)
-
-
-def _base_env(submission: Path) -> dict:
-    env = dict(os.environ)
-    for key in ("PYTEST_ADDOPTS", "PYTEST_PLUGINS"):
-        env.pop(key, None)
-    env["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
-    env["PYTHONDONTWRITEBYTECODE"] = "1"  # keep exercise and submission folders clean
-    env["MPLBACKEND"] = "Agg"  # a stray plt.show() must not wait for a window
-    for key in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
-        env.setdefault(key, "1")
-    env[SUBMISSION_ENV] = str(submission)
-    return env
-
-
-def _pytest_command(exercise_dir: Path, workdir: Path, args: list[str]) -> list[str]:
-    ini = exercise_dir / "pytest.ini"
-    if not ini.is_file():
-        # Never fall back on some enclosing project's configuration: grading must not depend on
-        # where the exercise folder happens to live.
-        ini = workdir / "pytest.ini"
-        ini.write_text("[pytest]\n")
-    return [sys.executable, "-c", BOOTSTRAP, str(PLUGIN_PATH),
-            "-c", str(ini), "--rootdir", str(exercise_dir), "--confcutdir", str(exercise_dir),
-            "-p", "no:cacheprovider", "--import-mode=importlib", "--capture=no",
-            "-q", "--no-header", *args]
-
-
-def _signal_name(returncode: int) -> str:
-    try:
-        return signal.Signals(-returncode).name
-    except ValueError:
-        return f"signal {-returncode}"
-
-
-def _crash_hint(output: str) -> str:
-    for line in output.splitlines():
-        if line.startswith("Fatal Python error"):
-            return f" ({line.strip()})"
-    return ""
-
-
-# --------------------------------------------------------------------------------------------
-# collection
-# --------------------------------------------------------------------------------------------
 def _check_paths(exercise_dir, submission=None) -> tuple[Path, Path | None]:
     exercise = Path(exercise_dir).expanduser().resolve()
     if not exercise.is_dir():
@@ -241,26 +114,127 @@ def _parse_points(nodeid: str, raw) -> tuple[float, bool]:
                        "non-negative number, e.g. @pytest.mark.points(2)")
 
 
-def collect_tests(exercise_dir, *, include_hidden: bool = True, timeout: float = 120.0,
-                  submission=None) -> list[CollectedTest]:
-    """Collect an exercise's tests (without running them) in a subprocess.
+def _collected(event: dict, folder: Path) -> list[CollectedTest]:
+    if event["errors"]:
+        details = "\n".join(f"- {e['nodeid']}: {e['message'][-1500:]}" for e in event["errors"])
+        raise GradingError(f"errors while collecting the tests of the exercise:\n{details}")
+    hidden_dir = (folder / "tests" / "hidden").resolve()
+    out = []
+    for entry in event["tests"]:
+        points, marked = _parse_points(entry["nodeid"], entry["points"])
+        file_part, sep, rest = entry["nodeid"].partition("::")
+        if file_part.startswith("tests/"):
+            file_part = file_part[len("tests/"):]
+        out.append(CollectedTest(nodeid=entry["nodeid"], name=file_part + sep + rest,
+                                 points=points, marked=marked,
+                                 hidden=hidden_dir in Path(entry["path"]).parents))
+    if not out:
+        raise GradingError("no tests found under tests/; test files must be named test_*.py")
+    return out
 
-    Parameters
-    ----------
-    exercise_dir : str or Path
-        The exercise folder (holding ``tests/public`` and optionally ``tests/hidden``).
-    include_hidden : bool, default=True
-        Whether to include ``tests/hidden``.
-    timeout : float, default=120.0
-        Seconds allowed for collection.
-    submission : str or Path, optional
-        Exposed to the tests as ``RKMLEARN_SUBMISSION`` during collection; tests must only touch
-        the submission through the ``submission`` fixture, so this rarely matters.
 
-    Returns
-    -------
-    list of CollectedTest
-        In collection order.
+def _test_paths(folder: Path) -> list[str]:
+    """Public tests first, hidden ones last, anything else under tests/ in between."""
+    tests = folder / "tests"
+    others = [p for p in sorted(tests.iterdir())
+              if p.name not in ("public", "hidden") and not p.name.startswith((".", "_"))
+              and (p.is_dir() or (p.name.startswith("test_") and p.suffix == ".py"))]
+    paths = ([tests / "public"] if (tests / "public").is_dir() else []) + others
+    paths += [tests / "hidden"] if (tests / "hidden").is_dir() else []
+    if not paths:
+        raise GradingError(f"no tests found under {tests}; put test_*.py files in tests/public/ "
+                           "(and tests/hidden/)")
+    return [str(p) for p in paths]
+
+
+def _pytest_args(folder: Path, collect_only: bool = False) -> list[str]:
+    ini = folder / "pytest.ini"
+    if not ini.is_file():
+        # Never fall back on an enclosing project's configuration.
+        ini.write_text("[pytest]\n", encoding="utf-8")
+    return ["-c", str(ini), "--rootdir", str(folder), "--confcutdir", str(folder),
+            # The exercise's addopts load the plugin by name (for students); runners load it
+            # themselves, so the grader's options replace addopts.
+            "-o", "addopts=", "--strict-markers", "--import-mode=importlib",
+            "-p", "no:cacheprovider", "--capture=no", "-q", "--no-header",
+            *(["--collect-only"] if collect_only else []), *_test_paths(folder)]
+
+
+def _runner_env(settings: dict) -> dict:
+    env = dict(os.environ)
+    for key in ("PYTEST_ADDOPTS", "PYTEST_PLUGINS", "RKMLEARN_SUBMISSION"):
+        env.pop(key, None)
+    env["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"  # grading must not depend on other plugins
+    env["PYTHONDONTWRITEBYTECODE"] = "1"
+    env["MPLBACKEND"] = "Agg"
+    for key in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+        env.setdefault(key, "1")  # two runners on two cores
+    env[RUNNER_ENV] = json.dumps(settings)
+    return env
+
+
+class _Runner:
+    """One runner process, seen from the judge."""
+
+    def __init__(self, folder: Path, settings: dict, collect_only: bool = False) -> None:
+        read_end, write_end = os.pipe()
+        settings = dict(settings, event_fd=write_end)
+        out_r, out_w = os.pipe()
+        try:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-c", RUNNER_BOOT, str(HERE),
+                 *_pytest_args(folder, collect_only)],
+                stdin=subprocess.PIPE, stdout=out_w, stderr=out_w, cwd=folder,
+                env=_runner_env(settings), pass_fds=(write_end,), start_new_session=True)
+        finally:
+            os.close(write_end)
+            os.close(out_w)
+        self.events = os.fdopen(read_end, "rb", buffering=0)
+        self.output = procs.OutputDrain(out_r, limit=16384)
+        self.select = settings.get("select") or {}
+        self.buffer = b""
+        self.current: str | None = None
+        self.current_since = 0.0
+        self.selection: list[str] = []
+        self.phases: dict[str, dict] = {}
+        self.finished = 0      # tests this runner reported finished
+        self.done = False      # its event pipe reached end-of-file
+        self.retired = False   # no longer watched
+
+    def read_events(self) -> list[dict]:
+        try:
+            chunk = self.events.read(65536)
+        except BlockingIOError:
+            return []
+        if chunk is None:  # nothing to read yet (non-blocking)
+            return []
+        if not chunk:
+            self.done = True
+            return []
+        self.buffer += chunk
+        lines = self.buffer.split(b"\n")
+        self.buffer = lines.pop()
+        return [json.loads(line) for line in lines if line.strip()]
+
+    def stop(self, grace: float = 5.0) -> None:
+        """Close its stdin (it then kills its sandbox and exits); SIGKILL after ``grace`` s."""
+        if self.proc.stdin is not None and not self.proc.stdin.closed:
+            try:
+                self.proc.stdin.close()
+            except OSError:
+                pass
+        try:
+            self.proc.wait(timeout=grace)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait()
+        self.output.stop()
+        self.events.close()
+
+
+def collect_tests(exercise_dir, *, include_hidden: bool = True,
+                  timeout: float = 120.0) -> list[CollectedTest]:
+    """Collect an exercise's tests (without running them or touching any submission).
 
     Raises
     ------
@@ -268,287 +242,287 @@ def collect_tests(exercise_dir, *, include_hidden: bool = True, timeout: float =
         When the folder is not an exercise, collection fails (an error in a test file), no test
         is found, or a ``points`` marker is not a non-negative number.
     """
-    exercise, sub = _check_paths(exercise_dir, submission)
-    tests_dir = exercise / "tests"
-    hidden_dir = tests_dir / "hidden"
+    exercise, _ = _check_paths(exercise_dir)
     with tempfile.TemporaryDirectory(prefix="rkmlearn-grading-") as tmp:
-        work = Path(tmp)
-        out = work / "collected.json"
-        # Public tests first, hidden ones last, anything else under tests/ in between.
-        others = [p for p in sorted(tests_dir.iterdir())
-                  if p.name not in ("public", "hidden") and not p.name.startswith((".", "_"))
-                  and (p.is_dir() or fnmatch.fnmatch(p.name, "test_*.py")
-                       or fnmatch.fnmatch(p.name, "*_test.py"))]
-        public = [tests_dir / "public"] if (tests_dir / "public").is_dir() else []
-        hidden = [hidden_dir] if include_hidden and hidden_dir.is_dir() else []
-        args = ["--collect-only", *map(str, public + others + hidden)]
-        if not public + others + hidden:
-            raise GradingError(f"no tests found under {tests_dir}; put test_*.py files in "
-                               "tests/public/ (and tests/hidden/)")
-        env = _base_env(sub if sub is not None else exercise / "solution.py")
-        env["RKMLEARN_GRADING_COLLECT"] = str(out)
-        limit = time.time() + timeout
-        proc = _run_process(_pytest_command(exercise, work, args), env, work, lambda: limit)
-        if proc.timed_out:
-            raise GradingError(f"collecting the tests of {exercise} took more than {timeout:g} s")
-        if not out.is_file():
+        folder = grading_folder(exercise, Path(tmp) / "exercise", include_hidden)
+        runner = _Runner(folder, {"collect_only": True}, collect_only=True)
+        deadline = time.monotonic() + timeout
+        collected = None
+        while collected is None and not runner.done and time.monotonic() < deadline:
+            for event in runner.read_events():
+                if event["event"] == "collected":
+                    collected = event
+        runner.stop()
+        if collected is None:
             raise GradingError(f"could not collect the tests of {exercise} (exit code "
-                               f"{proc.returncode}):\n{proc.output_tail[-3000:]}")
-        data = json.loads(out.read_text(encoding="utf-8"))
-    if data["errors"]:
-        details = "\n".join(f"- {e['nodeid']}: {e['message'][-1500:]}" for e in data["errors"])
-        raise GradingError(f"errors while collecting the tests of {exercise}:\n{details}")
-    collected = []
-    for entry in data["tests"]:
-        points, marked = _parse_points(entry["nodeid"], entry["points"])
-        path = Path(entry["path"])
-        hidden = hidden_dir in path.parents
-        file_part, sep, rest = entry["nodeid"].partition("::")
-        if file_part.startswith("tests/"):
-            file_part = file_part[len("tests/"):]
-        name = file_part + sep + rest
-        collected.append(CollectedTest(nodeid=entry["nodeid"], name=name, points=points,
-                                       marked=marked, hidden=hidden, path=str(path)))
-    if not collected:
-        raise GradingError(f"no tests found under {tests_dir}; test files must be named "
-                           "test_*.py")
-    return collected
+                               f"{runner.proc.returncode}):\n{runner.output.tail()[-3000:]}")
+        return _collected(collected, folder)
 
 
-# --------------------------------------------------------------------------------------------
-# running
-# --------------------------------------------------------------------------------------------
-def _phase_verdict(phases: dict) -> tuple[bool, str] | None:
-    """(passed, message) of a test whose phases were recorded, or None if it did not finish."""
+@dataclass
+class _Grading:
+    """The state of one grading, in the judge."""
+
+    exercise: Path
+    submission: Path
+    config: ExerciseConfig
+    timeout: float
+    memory_mb: int
+    include_hidden: bool
+    jobs: int
+    overrides: dict = field(default_factory=dict)
+    tests: list[CollectedTest] | None = None
+    results: dict = field(default_factory=dict)
+    import_failure: str | None = None
+    layers: dict = field(default_factory=dict)
+
+    def run(self, progress) -> list[TestResult]:
+        tmp = Path(tempfile.mkdtemp(prefix="rkmlearn-grading-"))
+        uid = procs.SandboxUid() if os.geteuid() == 0 and procs.LINUX and \
+            self.overrides.get("uid", "auto") == "auto" else None
+        dirs = None
+        try:
+            from .sandbox import SandboxDirs
+
+            folder = grading_folder(self.exercise, tmp / "exercise", self.include_hidden)
+            dirs = SandboxDirs(self.submission, uid.uid if uid else None)
+            self._loop(folder, dirs, uid, tmp, progress)
+        finally:
+            if uid is not None:
+                uid.close()  # every process of the sandbox uid is killed here
+            if dirs is not None:
+                dirs.cleanup()
+            shutil.rmtree(tmp, ignore_errors=True)
+        return [self.results[t.nodeid] for t in self.tests]
+
+    def _settings(self, dirs, uid, scratch: str, select: dict, probe: bool, cleanup) -> dict:
+        policy = {"submission": str(dirs.submission), "scratch": scratch,
+                  "allowed_imports": list(self.config.allowed_imports),
+                  "preload": list(self.config.preload),
+                  "processes": self.config.processes, "timeout": self.timeout,
+                  "memory_bytes": self.memory_mb * 2**20,
+                  "uid": uid.uid if uid else None, "gid": uid.gid if uid else None,
+                  "landlock": self.overrides.get("landlock", True),
+                  "audit": self.overrides.get("audit", True)}
+        return {"policy": policy, "functions": list(self.config.functions), "select": select,
+                "probe": probe, "cleanup": cleanup, "judge_pid": os.getpid()}
+
+    def _loop(self, folder: Path, dirs, uid, tmp: Path, progress) -> None:
+        hard_limit = 2 * self.timeout + 60  # the test's own code, beyond the submission's time
+        sel = selectors.DefaultSelector()
+        runners: list[_Runner] = []
+        n_scratch = 0
+
+        def start(select: dict, probe: bool) -> None:
+            nonlocal n_scratch
+            n_scratch += 1
+            scratch = dirs.scratch(f"scratch-{n_scratch}")
+            runner = _Runner(folder, self._settings(dirs, uid, scratch, select, probe,
+                                                    [str(tmp), str(dirs.base)]))
+            os.set_blocking(runner.events.fileno(), False)
+            sel.register(runner.events, selectors.EVENT_READ, runner)
+            runners.append(runner)
+
+        def retire(runner: _Runner) -> None:
+            if not runner.retired:
+                sel.unregister(runner.events)
+                runner.retired = True
+
+        for share in range(self.jobs):
+            start({"share": share, "of": self.jobs}, probe=True)
+        try:
+            while any(not r.retired or r.proc.poll() is None for r in runners):
+                for key, _ in sel.select(timeout=0.1):
+                    runner = key.data
+                    for event in runner.read_events():
+                        self._handle(runner, event, folder, progress)
+                    if runner.done:
+                        retire(runner)
+                if self.import_failure is not None:
+                    break
+                for runner in runners:
+                    if runner.current and time.monotonic() - runner.current_since > hard_limit:
+                        retire(runner)
+                        runner.stop(grace=2.0)
+                        self._finish(runner.current, False,
+                                     f"the test took more than {hard_limit:g} s in all (its own "
+                                     "code, not only the submission's); instructor: raise "
+                                     "--timeout or make the test cheaper", progress)
+                        runner.current = None
+                for runner in list(runners):
+                    if runner.retired and runner.proc.poll() is not None and runner.selection:
+                        remaining = self._after_runner(runner, progress)
+                        runner.selection = []
+                        if remaining:
+                            start({"nodeids": remaining}, probe=False)
+        finally:
+            for runner in runners:
+                runner.stop(grace=5.0)
+            sel.close()
+        if self.tests is None:
+            raise GradingError("the runners ended before collecting the tests:\n"
+                               + runners[0].output.tail()[-3000:])
+        if self.import_failure is not None:
+            for test in self.tests:
+                self.results.setdefault(test.nodeid, _result(test, False, self.import_failure, 0.0))
+        for test in self.tests:  # a runner that could not even start its sandbox
+            self.results.setdefault(test.nodeid, _result(
+                test, False, "not run: the grading process ended first; instructor: see the "
+                             "grader's output", 0.0))
+
+    def _handle(self, runner: _Runner, event: dict, folder: Path, progress) -> None:
+        kind = event.get("event")
+        if kind == "collected":
+            tests = _collected(event, folder)
+            if self.tests is None:
+                self.tests = tests
+            elif [t.nodeid for t in tests] != [t.nodeid for t in self.tests]:
+                raise GradingError("two runners collected different tests; instructor: are test "
+                                   "ids generated non-deterministically?")
+            runner.selection = self._selection_of(runner)
+        elif kind == "probe":
+            self.layers = event.get("layers", {})
+            if not event["ok"] and self.import_failure is None:
+                self.import_failure = event["message"]
+        elif kind == "sandbox_error":
+            raise GradingError(f"the sandbox could not start: {event['message']}")
+        elif kind == "start":
+            runner.current, runner.current_since = event["nodeid"], time.monotonic()
+            runner.phases[event["nodeid"]] = {}
+        elif kind == "phase":
+            runner.phases.setdefault(event["nodeid"], {})[event["when"]] = event
+            self.layers = event.get("layers") or self.layers
+        elif kind == "finish":
+            nodeid = event["nodeid"]
+            passed, message = _verdict(runner.phases.get(nodeid, {}))
+            duration = math.fsum(p["duration"] for p in runner.phases.get(nodeid, {}).values())
+            self._finish(nodeid, passed, message, progress, duration)
+            runner.current = None
+            runner.finished += 1
+        elif kind == "done":
+            pass
+
+    def _selection_of(self, runner: _Runner) -> list[str]:
+        select = runner.select
+        ids = [t.nodeid for t in self.tests]
+        if "nodeids" in select:
+            return [i for i in ids if i in set(select["nodeids"])]
+        lo = round(select["share"] * len(ids) / select["of"])
+        hi = round((select["share"] + 1) * len(ids) / select["of"])
+        return ids[lo:hi]
+
+    def _finish(self, nodeid: str, passed: bool, message: str, progress,
+                duration: float = 0.0) -> None:
+        if nodeid in self.results or self.tests is None:
+            return
+        test = next(t for t in self.tests if t.nodeid == nodeid)
+        self.results[nodeid] = _result(test, passed, message, duration)
+        if progress is not None:
+            progress(len(self.results), len(self.tests))
+
+    def _after_runner(self, runner: _Runner, progress) -> list[str]:
+        """After a runner exits: blame the test it was running, return the ones it never ran."""
+        if runner.current is not None:
+            code = runner.proc.returncode
+            how = (f"was killed by {procs.signal_name(-code)}" if code is not None and code < 0
+                   else f"exited with code {code}")
+            self._finish(runner.current, False,
+                         f"the grading process running this test {how}; instructor: see the "
+                         "grader's output" + _tail_hint(runner.output.tail()), progress)
+            runner.current = None
+        remaining = [n for n in runner.selection if n not in self.results]
+        if remaining and runner.finished == 0 and not runner.phases:
+            # It died before starting any test: blame the first, so that grading progresses.
+            self._finish(remaining[0], False,
+                         f"the grading process ended (exit code {runner.proc.returncode}) "
+                         "before the test started" + _tail_hint(runner.output.tail()), progress)
+            remaining = remaining[1:]
+        return remaining
+
+
+def _tail_hint(text: str) -> str:
+    lines = [ln for ln in text.splitlines() if ln.strip()][-3:]
+    return (" (" + " | ".join(lines)[-500:] + ")") if lines else ""
+
+
+def _verdict(phases: dict) -> tuple[bool, str]:
+    """(passed, message) from the reported phases of a finished test."""
     for when in ("setup", "call", "teardown"):
         phase = phases.get(when)
         if phase is None:
             if when == "call" and "teardown" in phases:
-                continue  # setup failed or skipped: pytest goes straight to teardown
-            return None
+                continue  # setup failed: pytest goes straight to teardown
+            return False, f"the test did not report its {when} phase"
         if phase["outcome"] != "passed":
             message = phase["message"] or phase["outcome"]
-            if when == "teardown":
-                message = f"error in teardown: {message}"
-            if "teardown" not in phases and when != "teardown":
-                return None  # failed, but the process did not get to finish the test
-            return False, message
+            return False, (f"error in teardown: {message}" if when == "teardown" else message)
     return True, ""
 
 
-def _death_message(proc: _ProcessOutcome, timeout: float, phases: dict) -> str:
-    """Why a test that started did not finish."""
-    if proc.timed_out:
-        return f"timed out after {timeout:g} s (the test process was killed)"
-    failed = [p["message"] for p in phases.values() if p["outcome"] != "passed" and p["message"]]
-    reached = ", ".join(phases) or "none"
-    if proc.returncode is not None and proc.returncode < 0:
-        message = (f"the test process crashed with {_signal_name(proc.returncode)}"
-                   f"{_crash_hint(proc.output_tail)} (test phases completed: {reached})")
-    else:
-        message = (f"the test process exited with code {proc.returncode} before the test "
-                   "finished; does the submission call os._exit() or sys.exit()? "
-                   f"(test phases completed: {reached})")
-    return f"{failed[0]}; then {message}" if failed else message
-
-
-def _read_record(path: Path) -> dict | None:
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-
-
-def _run_share(tests: list[CollectedTest], exercise: Path, sub: Path,
-               timeout: float) -> list[TestResult]:
-    """Run ``tests`` in one process, starting a fresh one after each test that kills it.
-
-    Every test ends with a result: its own outcome, or the reason its process died (time-out,
-    crash, exit). A process that dies before starting any test (which a submission cannot cause:
-    it is only imported inside tests) fails its first test with the reason, so the loop always
-    makes progress.
-    """
-    results: dict[str, TestResult] = {}
-    remaining = list(tests)
-    while remaining:
-        with tempfile.TemporaryDirectory(prefix="rkmlearn-grading-") as tmp:
-            work = Path(tmp)
-            select_file, record_file = work / "select.json", work / "record.json"
-            select_file.write_text(json.dumps([t.nodeid for t in remaining]), encoding="utf-8")
-            env = _base_env(sub)
-            env["RKMLEARN_GRADING_SELECT"] = str(select_file)
-            env["RKMLEARN_GRADING_RESULT"] = str(record_file)
-            files = list(dict.fromkeys(t.path for t in remaining))  # only their files: cheap
-            launched = time.time()
-            seen = {"mtime": None, "record": None}
-
-            def deadline() -> float:
-                # The running test's clock starts when it starts; between tests (and before the
-                # first) the clock runs from the last event, so start-up cannot hang either.
-                try:
-                    mtime = record_file.stat().st_mtime_ns
-                except OSError:
-                    return launched + timeout
-                if mtime != seen["mtime"]:
-                    seen["mtime"], seen["record"] = mtime, _read_record(record_file)
-                record = seen["record"] or {}
-                if record.get("current"):
-                    return record["started_at"] + timeout
-                return record.get("last_event", launched) + timeout
-
-            proc = _run_process(_pytest_command(exercise, work, files), env, work, deadline)
-            record = _read_record(record_file) or {}
-        recorded = record.get("tests", {})
-        for test in remaining:
-            if test.nodeid in recorded:
-                verdict = _phase_verdict(recorded[test.nodeid]["phases"])
-                if verdict is None:  # the test during which the process died
-                    verdict = (False, _death_message(proc, timeout,
-                                                     recorded[test.nodeid]["phases"]))
-            elif record.get("finished") and test.nodeid not in record.get("found", []):
-                verdict = (False, "test not found when re-collected; instructor: are test ids "
-                                  "generated non-deterministically?")
-            else:
-                continue  # not reached: the next process runs it
-            phases = recorded.get(test.nodeid, {}).get("phases", {})
-            duration = math.fsum(p["duration"] for p in phases.values())
-            results[test.nodeid] = _make_result(test, *verdict, duration)
-        if all(t.nodeid not in results for t in remaining):
-            # No test started: blame the first, with whatever the process left us.
-            first = remaining[0]
-            if proc.timed_out:
-                message = (f"timed out after {timeout:g} s before the test started (the test "
-                           "process was killed)")
-            else:
-                last = [ln for ln in proc.output_tail.splitlines() if ln.strip()][-3:]
-                message = (f"the test process ended (exit code {proc.returncode}) before the "
-                           f"test started: {' | '.join(last)}")
-            results[first.nodeid] = _make_result(first, False, message, proc.duration)
-        remaining = [t for t in remaining if t.nodeid not in results]
-    return [results[t.nodeid] for t in tests]
-
-
-def _make_result(test: CollectedTest, passed: bool, message: str, duration: float) -> TestResult:
+def _result(test: CollectedTest, passed: bool, message: str, duration: float) -> TestResult:
     return TestResult(name=test.name, max_score=test.points, passed=passed,
                       message=shorten(message, 2000) if message else "", hidden=test.hidden,
                       duration=duration)
 
 
-def run_tests(tests: list[CollectedTest], exercise_dir, submission, *,
-              timeout: float = DEFAULT_TIMEOUT, isolation: str = "batch",
-              jobs: int | None = None, progress=None) -> list[TestResult]:
-    """Run collected tests against ``submission``; see the module docstring for ``isolation``.
+def grade(exercise_dir, submission, *, timeout: float = DEFAULT_TIMEOUT,
+          include_hidden: bool = True, jobs: int | None = None, progress=None,
+          memory_mb: int | None = None, started: float | None = None,
+          _sandbox: dict | None = None) -> GradeReport:
+    """Grade one submission against an exercise's tests.
 
     Parameters
     ----------
-    tests : list of CollectedTest
-        From :func:`collect_tests` on the same exercise.
     exercise_dir : str or Path
-        The exercise folder.
+        The exercise folder, e.g. ``exercises/ch01_kernels``. Grading runs from a copy without
+        ``solution*`` (with ``tests/hidden`` when ``include_hidden``).
     submission : str or Path
-        The student's ``.py`` file.
+        The student's ``.py`` file. It is imported only in sandboxed worker processes.
     timeout : float, default=30.0
-        Seconds allowed per test, from its start to its end; in ``"test"`` isolation (and for
-        the first test of a batch) the process start-up counts too.
-    isolation : {"batch", "test"}, default="batch"
-        A process per share of the tests (restarted after any test that kills it), or a process
-        per test.
+        Seconds of submission time per test (its import and every call together); an
+        overrunning worker is killed and the test scores 0.
+    include_hidden : bool, default=True
+        Whether to run ``tests/hidden`` as well (when it exists).
     jobs : int, optional
-        Processes running at the same time; default :func:`default_jobs`.
+        Runner processes working in parallel; default :func:`default_jobs`.
     progress : callable, optional
-        Called as ``progress(done, total)`` whenever a share of tests finishes.
+        Called as ``progress(done, total)`` as tests finish.
+    memory_mb : int, optional
+        Address-space limit of the worker in MiB; default the exercise's ``memory_mb``.
+    started : float, optional
+        ``time.monotonic()`` when grading started (the command line passes its own start, so
+        that ``execution_time`` covers everything).
 
     Returns
     -------
-    list of TestResult
-        In the order of ``tests``.
+    GradeReport
+        Results in collection order (public tests first).
+
+    Raises
+    ------
+    GradingError
+        For usage errors (missing folder or file, bad ``timeout`` or ``jobs``) and broken
+        exercises (tests that cannot be collected). A bad submission never raises: its tests
+        score 0.
     """
-    if isolation not in ISOLATION_MODES:
-        raise GradingError(f"isolation must be one of {ISOLATION_MODES}, got {isolation!r}")
+    started = time.monotonic() if started is None else started
     if not (isinstance(timeout, (int, float)) and math.isfinite(timeout) and timeout > 0):
         raise GradingError(f"timeout must be a positive number of seconds, got {timeout!r}")
     jobs = default_jobs() if jobs is None else jobs
     if not isinstance(jobs, int) or isinstance(jobs, bool) or jobs < 1:
         raise GradingError(f"jobs must be a positive integer, got {jobs!r}")
     exercise, sub = _check_paths(exercise_dir, submission)
-    if isolation == "test":
-        shares = [[t] for t in tests]
-    else:
-        # Contiguous shares keep each process's collection to few files; sizes differ by <= 1.
-        k = min(jobs, len(tests)) or 1
-        bounds = [round(i * len(tests) / k) for i in range(k + 1)]
-        shares = [tests[bounds[i]:bounds[i + 1]] for i in range(k)]
-    done = 0
-    lock = threading.Lock()
-
-    def work(share: list[CollectedTest]) -> list[TestResult]:
-        nonlocal done
-        out = _run_share(share, exercise, sub, timeout)
-        with lock:
-            done += len(share)
-            if progress is not None:
-                progress(done, len(tests))
-        return out
-
-    with ThreadPoolExecutor(max_workers=jobs) as pool:
-        per_share = list(pool.map(work, shares))
-    return [result for share in per_share for result in share]
-
-
-def default_jobs() -> int:
-    """Parallel test processes: two, or one on a single-core machine."""
-    return max(1, min(2, os.cpu_count() or 1))
-
-
-def grade(exercise_dir, submission, *, timeout: float = DEFAULT_TIMEOUT,
-          include_hidden: bool = True, isolation: str = "batch", jobs: int | None = None,
-          progress=None, tests: list[CollectedTest] | None = None) -> GradeReport:
-    """Grade one submission against an exercise's tests.
-
-    Parameters
-    ----------
-    exercise_dir : str or Path
-        The exercise folder, e.g. ``exercises/ch01_kernels``.
-    submission : str or Path
-        The student's ``.py`` file. The tests' ``submission`` fixture imports it afresh in each
-        test, always in a subprocess.
-    timeout : float, default=30.0
-        Seconds allowed per test; an overrunning test's process group is killed and it scores 0.
-    include_hidden : bool, default=True
-        Whether to run ``tests/hidden`` as well (when it exists).
-    isolation : {"batch", "test"}, default="batch"
-        See :func:`run_tests`. Both give every crash, exit and time-out to the test that caused it.
-    jobs : int, optional
-        Test processes running at the same time; default :func:`default_jobs`.
-    progress : callable, optional
-        Called as ``progress(done, total)`` as tests finish.
-    tests : list of CollectedTest, optional
-        Tests already collected by :func:`collect_tests` for this exercise (saves collecting
-        twice); by default they are collected here.
-
-    Returns
-    -------
-    GradeReport
-        Results in collection order (public tests first); ``report.summary()`` gives
-        "Score: 7/12 (58.3 %)".
-
-    Raises
-    ------
-    GradingError
-        For usage errors (missing folder or file, bad ``timeout``, ``isolation`` or ``jobs``) and
-        broken exercises (tests that cannot be collected). A bad submission never raises: its
-        tests score 0.
-    """
-    if not (isinstance(timeout, (int, float)) and math.isfinite(timeout) and timeout > 0):
-        raise GradingError(f"timeout must be a positive number of seconds, got {timeout!r}")
-    if isolation not in ISOLATION_MODES:
-        raise GradingError(f"isolation must be one of {ISOLATION_MODES}, got {isolation!r}")
-    exercise, sub = _check_paths(exercise_dir, submission)
-    start = time.perf_counter()
-    if tests is None:
-        tests = collect_tests(exercise, include_hidden=include_hidden,
-                              timeout=max(120.0, timeout), submission=sub)
-    results = run_tests(tests, exercise, sub, timeout=timeout, isolation=isolation, jobs=jobs,
-                        progress=progress)
+    config = load_config(exercise)
+    memory = config.memory_mb if memory_mb is None else memory_mb
+    if not isinstance(memory, int) or isinstance(memory, bool) or memory < 64:
+        raise GradingError(f"memory_mb must be an integer >= 64, got {memory!r}")
+    grading = _Grading(exercise=exercise, submission=sub, config=config, timeout=float(timeout),
+                       memory_mb=memory, include_hidden=include_hidden, jobs=jobs,
+                       overrides=dict(_sandbox or {}))
+    results = grading.run(progress)
+    unmarked = [t.name for t in grading.tests if not t.marked]
+    notes = [f"{len(unmarked)} test(s) have no @pytest.mark.points and count 1 point each: "
+             + ", ".join(unmarked)] if unmarked else []
     return GradeReport(exercise=str(exercise), submission=str(sub), tests=results,
-                       execution_time=time.perf_counter() - start)
+                       execution_time=time.monotonic() - started, sandbox=grading.layers,
+                       notes=notes)

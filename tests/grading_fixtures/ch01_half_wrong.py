@@ -4,16 +4,15 @@ The reference solution with one function replaced: the Gram matrix, kernel PCA a
 correct; the centring of the TEST matrix is wrong (it uses the test matrix's own means instead of
 the training statistics of :eq:`eq-centering-test`: the classic mistake). Must score strictly
 between 0 and 100 %.
+
+A submission is one file that cannot read the solution, so the self-check
+(``tests/test_grading.py``) grades this file with the solution's source prepended as the string
+``SOLUTION_SOURCE``.
 """
-from __future__ import annotations
+import types
 
-import importlib.util
-from pathlib import Path
-
-_SOLUTION = Path(__file__).resolve().parents[2] / "exercises" / "ch01_kernels" / "solution.py"
-_spec = importlib.util.spec_from_file_location("_ch01_reference", _SOLUTION)
-_reference = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(_reference)
+_reference = types.ModuleType("_reference")
+exec(SOLUTION_SOURCE, _reference.__dict__)  # noqa: F821 - prepended by the self-check
 
 rbf_gram = _reference.rbf_gram
 kpca_eig = _reference.kpca_eig

@@ -3,18 +3,17 @@
 The reference solution with one function replaced: the dual (Algorithm 2) is correct; the
 primal (Algorithm 1) omits step 6, the rescaling ``U = U~ Lambda^{1/2}`` (:eq:`eq-mv-rescaling`),
 which is the mistake Chapter 3 studies. Must score strictly between 0 and 100 %.
-"""
-from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
+A submission is one file that cannot read the solution, so the self-check
+(``tests/test_grading.py``) grades this file with the solution's source prepended as the string
+``SOLUTION_SOURCE``.
+"""
+import types
 
 import numpy as np
 
-_SOLUTION = Path(__file__).resolve().parents[2] / "exercises" / "ch02_primal_dual" / "solution.py"
-_spec = importlib.util.spec_from_file_location("_ch02_reference", _SOLUTION)
-_reference = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(_reference)
+_reference = types.ModuleType("_reference")
+exec(SOLUTION_SOURCE, _reference.__dict__)  # noqa: F821 - prepended by the self-check
 
 dual_eig = _reference.dual_eig
 

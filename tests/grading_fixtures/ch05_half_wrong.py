@@ -5,16 +5,15 @@ uses only the FIRST other view instead of summing over all views ``w != v`` in
 :eq:`eq-mv-impute-dual`. With two views that is the same thing, so every two-view test passes;
 with three views it is wrong. Must score strictly between 0 and 100 %; every test it fails has
 ``dual`` in its name.
+
+A submission is one file that cannot read the solution, so the self-check
+(``tests/test_grading.py``) grades this file with the solution's source prepended as the string
+``SOLUTION_SOURCE``.
 """
-from __future__ import annotations
+import types
 
-import importlib.util
-from pathlib import Path
-
-_SOLUTION = Path(__file__).resolve().parents[2] / "exercises" / "ch05_imputation" / "solution.py"
-_spec = importlib.util.spec_from_file_location("_ch05_reference", _SOLUTION)
-_reference = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(_reference)
+_reference = types.ModuleType("_reference")
+exec(SOLUTION_SOURCE, _reference.__dict__)  # noqa: F821 - prepended by the self-check
 
 impute_primal = _reference.impute_primal
 

@@ -4,16 +4,15 @@ The reference solution with one function replaced: ``dual_ml`` and ``latent_post
 correct; ``sigma2_ml`` divides by ``N (N - q)`` as printed in the paper's eq. 6, instead of
 ``N (r - q)`` with ``r = dim(H_E)`` (:eq:`eq-ppca-sigma2-ml`). Must score strictly between 0 and
 100 %.
+
+A submission is one file that cannot read the solution, so the self-check
+(``tests/test_grading.py``) grades this file with the solution's source prepended as the string
+``SOLUTION_SOURCE``.
 """
-from __future__ import annotations
+import types
 
-import importlib.util
-from pathlib import Path
-
-_SOLUTION = Path(__file__).resolve().parents[2] / "exercises" / "ch06_ppca" / "solution.py"
-_spec = importlib.util.spec_from_file_location("_ch06_reference", _SOLUTION)
-_reference = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(_reference)
+_reference = types.ModuleType("_reference")
+exec(SOLUTION_SOURCE, _reference.__dict__)  # noqa: F821 - prepended by the self-check
 
 dual_ml = _reference.dual_ml
 latent_posterior = _reference.latent_posterior

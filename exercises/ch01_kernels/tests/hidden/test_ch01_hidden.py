@@ -83,9 +83,13 @@ def test_centering_does_not_modify_its_inputs(submission, rng):
     train, test = rng.normal(size=(10, 2)), rng.normal(size=(4, 2))
     K_train, K_test = train @ train.T, test @ train.T
     before = K_train.copy(), K_test.copy()
-    submission.center_train_test(K_train, K_test)
+    out = submission.center_train_test(K_train, K_test)
     assert np.array_equal(K_train, before[0]) and np.array_equal(K_test, before[1]), (
         "center_train_test changed its input arrays in place; work on copies")
+    # Leaving the inputs alone is only worth a point for a function that does its job.
+    assert isinstance(out, tuple) and len(out) == 2, "center_train_test must return (Kc_train, Kc_test)"
+    M = _centring_matrix(10)
+    np.testing.assert_allclose(out[0], M @ before[0] @ M, rtol=1e-10, atol=1e-10)
 
 
 # ------------------------------------------------------------------ Exercise 3: kpca_eig

@@ -27,6 +27,8 @@ def _result(submission, Kc, s):
 def test_solves_the_eigen_equation(submission, rng):
     _, Kc = _centred_rbf_gram(rng)
     eigenvalues, H = _result(submission, Kc, 5)
+    np.testing.assert_allclose(np.linalg.norm(H, axis=0), 1.0, atol=1e-8, err_msg=(
+        "the columns of H must have unit norm (H = 0 solves Kc H = H Lambda trivially)"))
     residual = np.linalg.norm(Kc @ H - H * eigenvalues) / np.linalg.norm(Kc)
     assert residual < 1e-10, f"||Kc H - H Lambda|| / ||Kc|| = {residual:.2e}, should be ~1e-15"
 

@@ -1,7 +1,6 @@
 """Exercise 1: ``rbf_gram(X, Y=None, sigma=1.0)``.
 
-scikit-learn is imported inside the tests that need it: each test runs in its own process under
-the grader, and importing scikit-learn costs more than a second there.
+scikit-learn is imported inside the tests that need it: importing it costs more than a second.
 """
 import time
 
@@ -46,16 +45,26 @@ def test_returns_float64_for_integer_input(submission):
 
 
 @pytest.mark.points(1)
-def test_vectorised_2000_points_under_one_second(submission, rng):
+def test_vectorised_2000_points(submission, rng):
     X = rng.normal(size=(2000, 10))
     submission.rbf_gram(X[:50])  # warm-up: imports, caches
-    start = time.perf_counter()
     K = submission.rbf_gram(X)
-    elapsed = time.perf_counter() - start
+    # CPU seconds of the submission's process, measured by the grader from outside it: waiting
+    # for a busy machine does not count, and nothing inside the submission can change it.
+    call = submission.last_call
+    used = call.cpu_seconds if call.cpu_seconds is not None else call.wall_seconds
+    start = time.process_time()  # a vectorised reference, in this run, on this machine
+    sq = np.einsum("ij,ij->i", X, X)
+    expected = np.exp(-np.maximum(sq[:, None] + sq[None, :] - 2.0 * (X @ X.T), 0.0) / 2.0)
+    reference = time.process_time() - start
+    limit = max(1.0, 20.0 * reference)
     assert np.shape(K) == (2000, 2000)
-    assert elapsed < 1.0, (
-        f"rbf_gram on 2000 points took {elapsed:.2f} s; a vectorised version (matrix products, "
-        "broadcasting, no Python loop over samples) takes well under 1 s")
+    np.testing.assert_allclose(K, expected, rtol=1e-9, atol=1e-12,
+                               err_msg="fast, but wrong: rbf_gram(X) differs from the RBF kernel")
+    assert used < limit, (
+        f"rbf_gram on 2000 points used {used:.2f} s of CPU time (a vectorised version takes "
+        f"{reference:.2f} s here; the limit is {limit:.2f} s): use matrix products and "
+        "broadcasting, no Python loop over samples")
 
 
 @pytest.mark.points(1)

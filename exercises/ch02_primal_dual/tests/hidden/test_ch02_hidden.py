@@ -22,10 +22,13 @@ def test_dual_on_a_larger_problem_two_views(submission, rng):
 def test_dual_does_not_modify_inputs(submission, rng):
     Xs = [rng.normal(size=(20, 3)), rng.normal(size=(20, 2))]
     copies = [X.copy() for X in Xs]
-    submission.dual_eig(Xs, 2)
-    submission.primal_eig(Xs, 2)
+    H_dual, lam_dual = submission.dual_eig(Xs, 2)
+    _, lam_primal, _ = submission.primal_eig(Xs, 2)
     for X, Y in zip(Xs, copies):
         np.testing.assert_array_equal(X, Y)
+    # Leaving the inputs alone is only worth a point for functions that do their job.
+    assert np.shape(H_dual) == (20, 2)
+    np.testing.assert_allclose(lam_primal, lam_dual, rtol=1e-9)
 
 
 @pytest.mark.points(1)

@@ -47,7 +47,7 @@ def test_dual_ml_identity_behind_the_map(submission, rng):
 @pytest.mark.points(1)
 def test_dual_ml_matches_rkmlearn_with_sign_convention(submission, rng):
     from rkmlearn.kernels import RBF, GramCenterer
-    from rkmlearn.probabilistic import ProbabilisticKPCA
+    from rkmlearn import ProbabilisticKPCA
 
     X = rng.normal(size=(35, 2))
     K_c = GramCenterer().fit_transform(RBF(1.2)(X))

@@ -10,7 +10,7 @@ import pytest
 @pytest.mark.points(2)
 def test_latent_posterior_matches_rkmlearn(submission, rng):
     from rkmlearn.kernels import RBF, GramCenterer
-    from rkmlearn.probabilistic import ProbabilisticKPCA
+    from rkmlearn import ProbabilisticKPCA
 
     X, X_new = rng.normal(size=(40, 2)), rng.normal(size=(7, 2))
     model = ProbabilisticKPCA(3, kernel_params={"sigma": 1.0}).fit(X)

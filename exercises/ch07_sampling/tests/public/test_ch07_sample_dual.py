@@ -11,7 +11,7 @@ SIGMA = 1.3
 
 def _fitted(rng, q, n=30, fraction=None):
     from rkmlearn.kernels import RBF, GramCenterer
-    from rkmlearn.probabilistic import ProbabilisticKPCA
+    from rkmlearn import ProbabilisticKPCA
 
     X = rng.normal(size=(n, 2))
     K_c = GramCenterer().fit_transform(RBF(SIGMA)(X))

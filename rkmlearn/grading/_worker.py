@@ -1,0 +1,539 @@
+"""The sandboxed side of grading: a zygote that forks one worker per test.
+
+This file never runs inside the judge. :mod:`rkmlearn.grading.sandbox` starts it as
+``python -I -B -c LOADER <this source> <wire.py source> <config JSON>``, so the sandboxed
+process reads no file of the grader's and imports nothing of ``rkmlearn``. Standard library only
+until the sandbox is set up; numpy after that.
+
+The zygote, before any student code exists in the process (trusted phase):
+
+1. dies with its parent (``PR_SET_PDEATHSIG``) and checks that the parent is still the runner;
+2. as root: opens the folders it must read that the sandbox uid cannot reach by path (a
+   ``/root/.pyenv`` interpreter), then drops to the sandbox uid and gid (no supplementary groups);
+3. sets resource limits (address space, CPU, file size, open files, processes per uid, no core);
+4. restricts itself with Landlock when the kernel has it: read-only access to the interpreter,
+   the allowed packages and the submission, read-write access to its scratch folder, no other
+   file, no exec (unless the exercise allows processes), no TCP, no signals or abstract sockets
+   outside the sandbox;
+5. imports numpy and the allowed packages, and installs the audit hook that enforces the
+   exercise's rules for student code (imports, files, processes, sockets, ctypes, tracing);
+6. tells the runner it is ready and waits for ``fork`` requests.
+
+Each forked worker re-arms the parent-death signal, limits its CPU time, switches the audit hook
+on, imports the submission and answers ``call`` requests until ``bye``. What it sends back is
+untrusted by the judge, which validates every byte (:mod:`rkmlearn.grading.wire`).
+"""
+import json
+import os
+import signal
+import socket
+import sys
+
+PR_SET_PDEATHSIG = 1
+PR_SET_DUMPABLE = 4
+PR_SET_NO_NEW_PRIVS = 38
+ACTIVATE_EVENT = "rkmlearn.grading.student_code_starts"
+MAX_MESSAGE = 2000
+
+
+def _libc():
+    import ctypes
+
+    return ctypes, ctypes.CDLL(None, use_errno=True)
+
+
+def _die_with_parent(parent_pid):
+    """SIGKILL this process when its parent dies; exit now if the parent is already gone."""
+    if sys.platform.startswith("linux"):
+        _, libc = _libc()
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent_pid:
+        os._exit(70)
+
+
+# --------------------------------------------------------------------------------------------
+# privileges and limits
+# --------------------------------------------------------------------------------------------
+def _reachable_by_others(path):
+    """Whether a user who owns nothing can traverse to ``path`` (every folder has o+x)."""
+    import stat
+
+    parts = os.path.abspath(path).split(os.sep)
+    for i in range(1, len(parts) + 1):
+        folder = os.sep.join(parts[:i]) or os.sep
+        try:
+            mode = os.stat(folder).st_mode
+        except OSError:
+            return False
+        if stat.S_ISDIR(mode) and not mode & stat.S_IXOTH:
+            return False
+    return True
+
+
+def _reach_through_descriptors(folders):
+    """Open each folder the sandbox uid cannot reach; return {folder: '/proc/self/fd/N'}.
+
+    Root's interpreter may live under a folder others cannot enter (``/root``). An open
+    descriptor keeps it reachable after the uid drop: ``/proc/self/fd/N/...`` resolves from
+    the folder itself, checking only the permissions below it. Forked workers inherit it.
+    """
+    mapping = {}
+    for folder in folders:
+        if os.path.isdir(folder) and not _reachable_by_others(folder):
+            fd = os.open(folder, os.O_PATH | os.O_DIRECTORY)
+            mapping[folder] = f"/proc/self/fd/{fd}"
+    if not mapping:
+        return mapping
+
+    def moved(path):
+        for old, new in mapping.items():
+            if path == old or path.startswith(old + os.sep):
+                return new + path[len(old):]
+        return path
+
+    sys.path[:] = [moved(p) for p in sys.path]
+    for module in list(sys.modules.values()):
+        search = getattr(module, "__path__", None)
+        if isinstance(search, list):
+            search[:] = [moved(p) for p in search]
+    for old in list(sys.path_importer_cache):
+        if moved(old) != old:
+            del sys.path_importer_cache[old]
+    return mapping
+
+
+def _drop_privileges(uid, gid):
+    os.setgroups([])
+    os.setgid(gid)
+    os.setuid(uid)
+    if os.getuid() != uid or os.geteuid() != uid or os.getgid() != gid:
+        os._exit(71)
+    try:
+        os.setuid(0)
+    except PermissionError:
+        return
+    os._exit(72)  # root could be regained: never run student code like this
+
+
+def _drop_capabilities():
+    """As uid 0 without the uid drop: give up every capability for good (bounding set too)."""
+    ctypes, libc = _libc()
+    for cap in range(64):
+        libc.prctl(24, cap, 0, 0, 0)  # PR_CAPBSET_DROP; EINVAL past the last capability
+    # SECBIT_NOROOT | SECBIT_NOROOT_LOCKED | SECBIT_NO_SETUID_FIXUP(_LOCKED) | KEEP_CAPS_LOCKED
+    libc.prctl(28, 0x2F, 0, 0, 0)  # PR_SET_SECUREBITS
+    header = (ctypes.c_uint32 * 2)(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3, this thread
+    data = (ctypes.c_uint32 * 6)()
+    if libc.capset(header, data) != 0:
+        os._exit(73)
+    libc.prctl(47, 4, 0, 0, 0)  # PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL
+
+
+def _limit_resources(cfg):
+    import resource
+
+    limits = [(resource.RLIMIT_CORE, 0),
+              (resource.RLIMIT_AS, cfg["memory_bytes"]),
+              (resource.RLIMIT_FSIZE, cfg["file_bytes"]),
+              (resource.RLIMIT_NOFILE, 256)]
+    if cfg.get("nproc"):
+        limits.append((resource.RLIMIT_NPROC, cfg["nproc"]))
+    for which, value in limits:
+        soft, hard = resource.getrlimit(which)
+        value = value if hard == resource.RLIM_INFINITY else min(value, hard)
+        resource.setrlimit(which, (value, value))
+
+
+# --------------------------------------------------------------------------------------------
+# Landlock (Linux >= 5.13): kernel-enforced file, network and signal restrictions
+# --------------------------------------------------------------------------------------------
+_FS_FILE_RIGHTS = (1 << 0) | (1 << 1) | (1 << 2) | (1 << 14) | (1 << 15)  # exec/write/read/trunc/ioctl
+_READ_FILE, _READ_DIR, _EXECUTE = 1 << 2, 1 << 3, 1 << 0
+_MAKE_CHAR, _MAKE_SOCK, _MAKE_BLOCK = 1 << 6, 1 << 9, 1 << 11
+
+
+def _landlock(read_dirs, list_dirs, read_files, rw_dirs, rw_files, allow_exec):
+    """Restrict this process (and its future children) with Landlock; return a status string."""
+    if not sys.platform.startswith("linux"):
+        return "unavailable (not Linux)"
+    import struct
+
+    ctypes, libc = _libc()
+    syscall = libc.syscall
+    syscall.restype = ctypes.c_long
+    create, add_rule, restrict = 444, 445, 446  # the same numbers on every architecture
+    abi = syscall(create, None, ctypes.c_size_t(0), ctypes.c_uint32(1))
+    if abi < 1:
+        return f"unavailable ({os.strerror(ctypes.get_errno())})"
+    handled = (1 << 13) - 1
+    if allow_exec:
+        handled &= ~_EXECUTE  # processes allowed: exec is left to the uid's permissions
+    if abi >= 2:
+        handled |= 1 << 13  # REFER
+    if abi >= 3:
+        handled |= 1 << 14  # TRUNCATE
+    if abi >= 5:
+        handled |= 1 << 15  # IOCTL_DEV
+    attr = struct.pack("<Q", handled)
+    if abi >= 4:
+        attr += struct.pack("<Q", 0b11)  # handled_access_net: TCP bind and connect, none allowed
+    if abi >= 6:
+        attr += struct.pack("<Q", 0b11)  # scoped: abstract unix sockets and signals
+    buf = ctypes.create_string_buffer(attr, len(attr))
+    ruleset = syscall(create, buf, ctypes.c_size_t(len(attr)), ctypes.c_uint32(0))
+    if ruleset < 0:
+        return f"unavailable ({os.strerror(ctypes.get_errno())})"
+    read_dir = _READ_FILE | _READ_DIR
+    rw_dir = handled & ~(_MAKE_CHAR | _MAKE_SOCK | _MAKE_BLOCK | _EXECUTE)
+    rules = ([(p, read_dir) for p in read_dirs] + [(p, _READ_DIR) for p in list_dirs]
+             + [(p, _READ_FILE) for p in read_files]
+             + [(p, rw_dir) for p in rw_dirs]
+             + [(p, _FS_FILE_RIGHTS & ~_EXECUTE) for p in rw_files])
+    for path, access in rules:
+        try:
+            fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
+        except OSError:
+            continue
+        is_dir = os.path.isdir(path)
+        access &= handled if is_dir else (handled & _FS_FILE_RIGHTS)
+        rule = ctypes.create_string_buffer(struct.pack("<Qi", access, fd), 12)
+        status = syscall(add_rule, ctypes.c_int(ruleset), ctypes.c_int(1), rule, ctypes.c_uint32(0))
+        os.close(fd)
+        if status != 0:
+            os.close(ruleset)
+            return f"unavailable (rule for {path}: {os.strerror(ctypes.get_errno())})"
+    if libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 or \
+            syscall(restrict, ctypes.c_int(ruleset), ctypes.c_uint32(0)) != 0:
+        error = os.strerror(ctypes.get_errno())
+        os.close(ruleset)
+        return f"unavailable ({error})"
+    os.close(ruleset)
+    return f"on (ABI {abi})"
+
+
+# --------------------------------------------------------------------------------------------
+# the audit hook: the exercise's rules, for student code
+# --------------------------------------------------------------------------------------------
+def _install_rules(rules, note_violation):
+    """Install the audit hook: the import rule at once, the others from the ACTIVATE_EVENT on.
+
+    Audit hooks cannot be removed from Python. The hook reads nothing mutable that student code
+    could reach: its state lives in closure cells of a function that nothing references but the
+    interpreter's hook list, and it calls only builtins captured here (the test suite checks
+    that its code loads no global name).
+    """
+    _type, _str, _bytes, _int, _len, _range = type, str, bytes, int, len, range
+    _perm, _imperr, _oserr = PermissionError, ImportError, OSError
+    _getpid, _stat = os.getpid, os.stat
+    allowed = frozenset(rules["allowed_imports"])
+    stdlib = frozenset(sys.stdlib_module_names)
+    banned = frozenset(rules["banned_modules"])
+    scratch = rules["scratch"].rstrip("/")
+    read_prefixes = tuple(p.rstrip("/") + "/" for p in rules["read_dirs"])
+    read_files = frozenset(rules["read_files"])
+    list_prefixes = read_prefixes + tuple(p.rstrip("/") + "/" for p in rules["list_dirs"])
+    processes = bool(rules["processes"])
+    allowed_text = ", ".join(["the standard library"] + sorted(allowed))
+    write_mask = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
+    process_events = frozenset(["os.fork", "os.forkpty", "os.exec", "os.posix_spawn", "os.spawn",
+                                "os.system", "subprocess.Popen", "os.startfile", "os.killpg",
+                                "pty.spawn"])
+    # event -> positions of its dir_fd arguments (a path relative to a descriptor escapes checks)
+    mutators = {"os.mkdir": (2,), "os.rename": (2, 3), "os.remove": (1,), "os.rmdir": (1,),
+                "os.truncate": (), "os.utime": (3,), "os.chmod": (2,), "os.chown": (3,),
+                "os.chflags": (), "os.setxattr": (), "os.removexattr": ()}
+    denied_events = frozenset(["os.link", "os.symlink", "os.chdir", "sys.settrace",
+                               "sys.setprofile", "sys._current_frames", "gc.get_objects",
+                               "gc.get_referrers", "gc.get_referents",
+                               "sys.monitoring.register_callback", "sqlite3.enable_load_extension",
+                               "sqlite3.load_extension", "resource.prlimit"])
+    active = False
+
+    def refuse(message, record=True):
+        # Recorded refusals fail the call even if caught. Reads and listings are only refused:
+        # libraries probe paths and recover, and a refused read reveals nothing.
+        if record:
+            note_violation(message)
+        raise _perm("grading rules: " + message)
+
+    def exists(path):
+        try:
+            _stat(path)
+        except _oserr:
+            return False
+        return True
+
+    def normal(path):
+        """An absolute, '..'-free path made of str operations only (no symlinks exist in scratch)."""
+        if _type(path) is _bytes:
+            path = path.decode("utf-8", "surrogateescape")
+        if not path.startswith("/"):
+            path = scratch + "/" + path
+        parts = []
+        for part in path.split("/"):
+            if part == "" or part == ".":
+                continue
+            if part == "..":
+                if parts:
+                    parts.pop()
+                continue
+            parts.append(part)
+        return "/" + "/".join(parts)
+
+    def in_scratch(path):
+        return path == scratch or path.startswith(scratch + "/")
+
+    def readable(path):
+        return in_scratch(path) or path in read_files or path.startswith(read_prefixes)
+
+    def hook(event, args):
+        nonlocal active
+        if event == "import":  # from the start: allowed packages probing optional ones too
+            name = args[0]
+            if _type(name) is not _str:
+                raise _imperr("grading rules: bad module name")
+            top = name.partition(".")[0]
+            if name in banned or top in banned or not (
+                    top in stdlib or top in allowed or name == "submission"
+                    or top.startswith("_sysconfigdata_")):
+                raise _imperr(f"grading rules: this exercise allows importing only "
+                              f"{allowed_text}; '{name}' is not allowed")
+            return
+        if not active:
+            if event == ACTIVATE:
+                active = True
+            return
+        if event == "open":
+            path, mode, flags = args
+            if _type(path) is _int:
+                return  # a descriptor this process already holds
+            if _type(path) is not _str and _type(path) is not _bytes:
+                refuse("open() needs a str path")
+            if mode is None and not (path.startswith("/") if _type(path) is _str
+                                     else path.startswith(b"/")):
+                refuse("os.open() needs an absolute path (dir_fd cannot be checked)")
+            target = normal(path)
+            writes = (_type(flags) is _int and flags & write_mask) or (
+                _type(mode) is _str and ("w" in mode or "a" in mode or "x" in mode or "+" in mode))
+            if in_scratch(target) or target == "/dev/null" or (
+                    not writes and (readable(target) or not exists(target))):
+                return
+            refuse(f"the submission may read and write files only in its scratch folder (its "
+                   f"working directory); {'writing' if writes else 'reading'} {target!r} is "
+                   "not allowed", record=writes)
+        elif event == "os.listdir" or event == "os.scandir":
+            path = args[0]
+            if path is None or _type(path) is _int:
+                return
+            if _type(path) is not _str and _type(path) is not _bytes:
+                refuse(f"{event}() needs a str path", record=False)
+            target = normal(path)
+            if not (in_scratch(target) or (target + "/").startswith(list_prefixes)):
+                refuse(f"listing {target!r} is not allowed (only the scratch folder)",
+                       record=False)
+        elif event in mutators:
+            for i in mutators[event]:
+                if _len(args) > i and args[i] is not None:
+                    refuse(f"{event}() with dir_fd is not allowed")
+            for i in _range(2 if event == "os.rename" else 1):
+                path = args[i]
+                if _type(path) is _int:
+                    continue
+                if (_type(path) is not _str and _type(path) is not _bytes) or \
+                        not in_scratch(normal(path)):
+                    refuse(f"{event}() outside the scratch folder is not allowed")
+        elif event in process_events:
+            if not processes:
+                refuse(f"this exercise does not allow starting processes ({event})")
+        elif event == "os.kill":
+            if not processes and args[0] != _getpid():
+                refuse("sending signals to other processes is not allowed")
+        elif event.startswith("socket."):
+            refuse(f"network access is not allowed ({event})")
+        elif event.startswith("ctypes."):
+            refuse(f"ctypes is not allowed ({event})")
+        elif event in denied_events:
+            refuse(f"{event} is not allowed")
+
+    ACTIVATE = ACTIVATE_EVENT  # noqa: N806 - a local, so that the hook loads no global
+    sys.addaudithook(hook)
+    return hook.__code__
+
+
+# --------------------------------------------------------------------------------------------
+# the worker: import the submission, answer calls
+# --------------------------------------------------------------------------------------------
+def _where(exc, submission_path):
+    """``file:line`` of the innermost frame of ``exc``'s traceback inside the submission."""
+    tb, where = exc.__traceback__, ""
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == submission_path:
+            where = f"{os.path.basename(submission_path)}:{tb.tb_lineno}"
+        tb = tb.tb_next
+    return where
+
+
+def _describe(exc, submission_path):
+    try:
+        text = str(exc)
+    except BaseException:
+        text = "<the exception's str() failed>"
+    names = []
+    for cls in type(exc).__mro__:
+        if cls.__module__ == "builtins":
+            names.append(cls.__name__)
+    code = exc.code if isinstance(exc, SystemExit) else None
+    return {"type": type(exc).__name__[:100], "builtins": names[:20], "message": text[:MAX_MESSAGE],
+            "where": _where(exc, submission_path),
+            "exit_code": code if code is None or type(code) in (int, str) else repr(code)[:100]}
+
+
+def _array_leaves(tree, path=()):
+    import numpy as np
+
+    if isinstance(tree, np.ndarray):
+        yield path, tree
+    elif isinstance(tree, (list, tuple)):
+        for i, item in enumerate(tree):
+            yield from _array_leaves(item, path + (i,))
+    elif isinstance(tree, dict):
+        for key, item in tree.items():
+            yield from _array_leaves(item, path + (key,))
+
+
+def _serve(sock, cfg, wire, violations):
+    import numpy as np
+
+    path = cfg["submission"]
+    with open(path, "rb") as fh:  # read before the rules apply; no bytecode cache is consulted
+        source = fh.read()
+    module = type(sys)("submission")
+    module.__file__ = path
+    sys.modules["submission"] = module
+    sys.audit(ACTIVATE_EVENT)
+    try:
+        exec(compile(source, path, "exec"), module.__dict__)
+    except BaseException as exc:
+        wire.send(sock, "import_error", {"error": _describe(exc, path), "violations": violations[:5]})
+        return
+    functions = sorted(k for k, v in vars(module).items() if callable(v) and not k.startswith("_"))
+    wire.send(sock, "ready", {"functions": functions[:1000], "violations": violations[:5]})
+    del violations[:]
+    while True:
+        kind, body, blobs = wire.recv(sock, float("inf"), cfg["max_message_bytes"])
+        if kind != "call":
+            return
+        try:
+            args, kwargs = wire.decode(body["args"], blobs)
+            target = getattr(module, body["name"])
+        except BaseException as exc:
+            wire.send(sock, "raised", {"error": _describe(exc, path), "violations": []})
+            continue
+        before = [(where, leaf, leaf.copy()) for where, leaf in _array_leaves((args, kwargs))]
+        try:
+            value = target(*args, **kwargs)
+        except BaseException as exc:
+            wire.send(sock, "raised", {"error": _describe(exc, path), "violations": violations[:5]})
+            del violations[:]
+            continue
+        changed = [[list(where), leaf] for where, leaf, copy in before
+                   if leaf.shape != copy.shape or leaf.dtype != copy.dtype
+                   or not np.array_equal(leaf, copy, equal_nan=True)]
+        try:
+            tree, out = wire.encode({"value": value, "changed": changed})
+        except BaseException as exc:
+            wire.send(sock, "bad_return", {"error": _describe(exc, path),
+                                           "violations": violations[:5]})
+        else:
+            wire.send(sock, "returned", {"tree": tree, "violations": violations[:5]}, out)
+        del violations[:]
+
+
+def _worker(data_fd, zygote_pid, cfg, wire, violations):
+    import resource
+
+    _die_with_parent(zygote_pid)
+    cpu = int(cfg["cpu_seconds"]) + 1
+    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu))
+    sock = socket.socket(fileno=data_fd)
+    try:
+        _serve(sock, cfg, wire, violations)
+    finally:
+        sock.close()
+
+
+def _zygote_loop(ctrl, cfg, wire, violations):
+    zygote = os.getpid()
+    while True:
+        try:
+            message, fds, _, _ = socket.recv_fds(ctrl, 4096, 1)
+        except OSError:
+            os._exit(0)
+        if not message:
+            os._exit(0)  # the runner closed the channel
+        request = json.loads(message)
+        if request.get("op") != "fork" or len(fds) != 1:
+            for fd in fds:
+                os.close(fd)
+            continue
+        pid = os.fork()
+        if pid == 0:
+            code = 0
+            try:
+                ctrl.close()
+                _worker(fds[0], zygote, cfg, wire, violations)
+            except BaseException:
+                code = 1
+            finally:
+                sys.stdout.flush()
+                os._exit(code)
+        os.close(fds[0])
+        ctrl.send(json.dumps({"op": "forked", "pid": pid}).encode())
+        _, status = os.waitpid(pid, 0)
+        ctrl.send(json.dumps({"op": "exited", "pid": pid, "status": status}).encode())
+
+
+def main(config_json, wire_source):
+    cfg = json.loads(config_json)
+    _die_with_parent(cfg["parent_pid"])
+    layers = {}
+    if cfg.get("uid") is not None and os.geteuid() == 0:
+        mapping = _reach_through_descriptors(cfg["landlock_read_dirs"])
+        cfg["read_dirs"] = cfg["read_dirs"] + [mapping[d] for d in cfg["read_dirs"] if d in mapping]
+        cfg["landlock_read_dirs"] = cfg["landlock_read_dirs"] + sorted(mapping.values())
+        _drop_privileges(cfg["uid"], cfg["gid"])
+        _die_with_parent(cfg["parent_pid"])  # a credential change clears the death signal
+        layers["uid"] = f"sandbox uid {cfg['uid']}"
+    elif os.geteuid() == 0 and sys.platform.startswith("linux"):
+        _drop_capabilities()
+        layers["uid"] = "uid 0 without capabilities"
+    else:
+        layers["uid"] = f"the grader's own uid {os.geteuid()}"
+    os.umask(0o077)
+    os.chdir(cfg["scratch"])
+    _limit_resources(cfg)
+    layers["rlimits"] = (f"address space {cfg['memory_bytes'] // 2**20} MiB, CPU "
+                         f"{int(cfg['cpu_seconds']) + 1} s per test, files "
+                         f"{cfg['file_bytes'] // 2**20} MiB")
+    if cfg.get("landlock", True):
+        layers["landlock"] = _landlock(cfg["landlock_read_dirs"], cfg["landlock_list_dirs"],
+                                       cfg["read_files"], [cfg["scratch"]], ["/dev/null"],
+                                       cfg["processes"])
+    else:
+        layers["landlock"] = "off"
+    namespace = {"__name__": "rkmlearn_grading_wire"}
+    exec(compile(wire_source, "<rkmlearn.grading.wire>", "exec"), namespace)
+    wire = type(sys)("rkmlearn_grading_wire")
+    wire.__dict__.update(namespace)
+    ctrl = socket.socket(fileno=cfg["ctrl_fd"])
+    cfg["list_dirs"] = [p for p in sys.path if p]
+    violations = []
+    if cfg.get("audit", True):
+        _install_rules(cfg, violations.append)
+        layers["audit"] = "on"
+    else:
+        layers["audit"] = "off"
+    for name in cfg["preload"]:
+        __import__(name)
+    ctrl.send(json.dumps({"op": "ready", "layers": layers}).encode())
+    _zygote_loop(ctrl, cfg, wire, violations)
