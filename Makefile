@@ -63,12 +63,16 @@ bench-quick: $(STAMP)
 CHROMIUM := $(or $(RKM_CHROMIUM),$(shell command -v chromium || command -v chromium-browser))
 BROWSER_NOTE := if [ -z "$(CHROMIUM)" ]; then echo "*** Browser checks SKIPPED: no chromium found. Install it (apt-get install -y chromium; .ci/run does) or set RKM_CHROMIUM=/path/to/chromium, then run make test again. ***"; fi
 
+# Two worker processes, one test file (one notebook) each at a time: a notebook's cells run in order
+# in one kernel, and with one BLAS thread per worker (NBVAL_ENV) the two workers use CI's 2 cores.
+XDIST := -n 2 --dist loadfile
+
 # Everything CI checks: the book build (warnings are errors), a quick benchmark run (printed, not
 # asserted), then one pytest run over the unit/property/integration tests, the browser test of
 # the built book, the grader self-check, the packaging test and nbval over every notebook.
 test: $(STAMP) book bench-quick
 	@$(BROWSER_NOTE)
-	$(NBVAL_ENV) $(PY) -m pytest tests book --nbval --nbval-sanitize-with book/_tools/nbval_sanitize.cfg; \
+	$(NBVAL_ENV) $(PY) -m pytest $(XDIST) tests book --nbval --nbval-sanitize-with book/_tools/nbval_sanitize.cfg; \
 	status=$$?; $(BROWSER_NOTE); exit $$status
 
 lab: $(STAMP)
