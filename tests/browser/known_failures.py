@@ -16,8 +16,4 @@ KNOWN_FAILURES: set[tuple[str, str]] = {
     ("book/duality/ch04_stiefel_rotation.html", "equations-fit-1400"),
     # (5.1)
     ("book/duality/ch05_forecasting.html", "equations-fit-1400"),
-    # (6.5), (6.7)
-    ("book/probabilistic/ch06_ppca.html", "equations-fit-1400"),
-    # (7.2): 1144 px, the definition of B
-    ("book/probabilistic/ch07_sampling.html", "equations-fit-1400"),
 }
