@@ -53,11 +53,16 @@ def test_vectorised_2000_points(submission, rng):
     # for a busy machine does not count, and nothing inside the submission can change it.
     call = submission.last_call
     used = call.cpu_seconds if call.cpu_seconds is not None else call.wall_seconds
-    start = time.process_time()  # a vectorised reference, in this run, on this machine
-    sq = np.einsum("ij,ij->i", X, X)
-    expected = np.exp(-np.maximum(sq[:, None] + sq[None, :] - 2.0 * (X @ X.T), 0.0) / 2.0)
-    reference = time.process_time() - start
-    limit = max(1.0, 20.0 * reference)
+    # A vectorised reference, in this run, on this machine: the best of three (one run can be
+    # slowed by the machine's load), and a limit 10x that, so that a double loop in Python
+    # (30-100x slower) fails everywhere while any vectorised version passes.
+    reference = np.inf
+    for _ in range(3):
+        start = time.process_time()
+        sq = np.einsum("ij,ij->i", X, X)
+        expected = np.exp(-np.maximum(sq[:, None] + sq[None, :] - 2.0 * (X @ X.T), 0.0) / 2.0)
+        reference = min(reference, time.process_time() - start)
+    limit = max(0.5, 10.0 * reference)
     assert np.shape(K) == (2000, 2000)
     np.testing.assert_allclose(K, expected, rtol=1e-9, atol=1e-12,
                                err_msg="fast, but wrong: rbf_gram(X) differs from the RBF kernel")
