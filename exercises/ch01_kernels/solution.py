@@ -142,8 +142,8 @@ def kpca_eig(Kc, n_components):
     eigenpairs are computed (``scipy.linalg.eigh`` with ``subset_by_index``).
 
     Conventions: eigenvalues are those of ``K_c`` itself, NOT divided by N, in descending order;
-    each column of ``H`` is flipped so that its entry of largest absolute value is positive (the
-    first such entry on ties).
+    each column of ``H`` is flipped so that its first entry whose absolute value is within a
+    relative 1e-8 of the column's largest is positive.
 
     Parameters
     ----------
@@ -179,8 +179,9 @@ def kpca_eig(Kc, n_components):
     s = int(n_components)
     eigenvalues, H = eigh(Kc, subset_by_index=[n - s, n - 1])  # ascending
     eigenvalues, H = eigenvalues[::-1], H[:, ::-1]
-    largest = np.argmax(np.abs(H), axis=0)  # first index on ties
-    H = H * np.sign(H[largest, np.arange(s)])
+    magnitude = np.abs(H)
+    first = np.argmax(magnitude >= (1.0 - 1e-8) * magnitude.max(axis=0), axis=0)  # first (near-)tie
+    H = H * np.sign(H[first, np.arange(s)])
     return eigenvalues.copy(), H
 
 

@@ -85,8 +85,8 @@ def kpca_eig(Kc, n_components):
     eigenpairs are computed (``scipy.linalg.eigh`` with ``subset_by_index``).
 
     Conventions: eigenvalues are those of ``K_c`` itself, NOT divided by N, in descending order;
-    each column of ``H`` is flipped so that its entry of largest absolute value is positive (the
-    first such entry on ties).
+    each column of ``H`` is flipped so that its first entry whose absolute value is within a
+    relative 1e-8 of the column's largest is positive.
 
     Parameters
     ----------

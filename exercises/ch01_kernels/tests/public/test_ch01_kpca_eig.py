@@ -65,10 +65,12 @@ def test_spans_the_leading_eigenspace(submission, rng):
 def test_sign_convention_largest_entry_positive(submission, rng):
     _, Kc = _centred_rbf_gram(rng)
     _, H = _result(submission, Kc, 6)
-    largest = H[np.argmax(np.abs(H), axis=0), np.arange(6)]
+    magnitude = np.abs(H)
+    first = np.argmax(magnitude >= (1.0 - 1e-8) * magnitude.max(axis=0), axis=0)
+    largest = H[first, np.arange(6)]
     assert np.all(largest > 0), (
-        "each column of H must be flipped so that its entry of largest absolute value is "
-        f"positive; those entries are {np.round(largest, 4)}")
+        "each column of H must be flipped so that its first entry whose absolute value is within "
+        f"a relative 1e-8 of the column's largest is positive; those entries are {np.round(largest, 4)}")
 
 
 @pytest.mark.points(1)
