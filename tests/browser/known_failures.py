@@ -12,10 +12,6 @@ KNOWN_FAILURES: set[tuple[str, str]] = {
     # display equations wider than the 713 px column at 1400 px (break them with aligned/split,
     # see book/README.md): (2.1), (2.4), (2.7), (2.14)
     ("book/duality/ch02_primal_dual.html", "equations-fit-1400"),
-    # (4.5), (4.6), (4.7)
-    ("book/duality/ch04_stiefel_rotation.html", "equations-fit-1400"),
-    # (5.1)
-    ("book/duality/ch05_forecasting.html", "equations-fit-1400"),
     # (6.5), (6.7)
     ("book/probabilistic/ch06_ppca.html", "equations-fit-1400"),
     # (7.2): 1144 px, the definition of B
