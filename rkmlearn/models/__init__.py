@@ -5,9 +5,10 @@
 * Parts III-V (tensor classifier, deep RKM, recurrent RKM) plug in as described in ``rkmlearn/README.md``.
 """
 
+from .deep import DeepRKMClassifier
 from .flowchart import AlgorithmChoice, choose_algorithm
 from .kpca import KPCA
 from .multiview import MultiViewKPCA
 from .probabilistic import ProbabilisticKPCA
 
-__all__ = ["KPCA", "MultiViewKPCA", "ProbabilisticKPCA", "AlgorithmChoice", "choose_algorithm"]
+__all__ = ["KPCA", "MultiViewKPCA", "ProbabilisticKPCA", "AlgorithmChoice", "choose_algorithm", "DeepRKMClassifier"]
