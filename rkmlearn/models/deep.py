@@ -224,10 +224,11 @@ class DeepRKMClassifier(ClassifierMixin, BaseEstimator):
     def _initial_levels(self, X, view, s, kernels, rng):
         if self.init == "random":
             return [np.linalg.svd(rng.standard_normal((X.shape[0], sj)), full_matrices=False)[0] for sj in s]
-        Hs = [solve_level([view], s[0], name="DeepRKMClassifier level 1").H]
+        seed = rng.randint(np.iinfo(np.int32).max)  # ARPACK's start vector: the same H for the same seed
+        Hs = [solve_level([view], s[0], random_state=seed, name="DeepRKMClassifier level 1").H]
         for j, (sj, kernel) in enumerate(zip(s[1:], kernels), start=2):
             level_view = View(kernel=kernel).fit(Hs[-1], name=f"H_{j - 1}")
-            Hs.append(solve_level([level_view], sj, name=f"DeepRKMClassifier level {j}").H)
+            Hs.append(solve_level([level_view], sj, random_state=seed, name=f"DeepRKMClassifier level {j}").H)
         return Hs
 
     def _initial_classifier(self, s_last, labels, rng):
