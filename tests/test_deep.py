@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 from sklearn.datasets import make_moons
 from sklearn.exceptions import NotFittedError
+from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from rkmlearn import KPCA, DeepRKMClassifier, View, solve_level
 from rkmlearn.kernels import RBF, GramCenterer, Laplacian, Linear
@@ -214,3 +215,11 @@ def test_bad_labels_and_unfitted():
     model = _model().fit(X, y)
     with pytest.raises(ValueError, match="features"):
         model.predict(X[:, :1])
+
+
+@parametrize_with_checks([
+    DeepRKMClassifier((2,), kernel_params={"sigma": 3.0}, random_state=0),
+    DeepRKMClassifier((3,), kernel_params={"sigma": 3.0}, classifier="mlp", lam=0.01, eta=1e-4, random_state=0),
+])
+def test_sklearn_estimator_checks(estimator, check):
+    check(estimator)

@@ -14,10 +14,14 @@ from numbers import Integral, Real
 from types import SimpleNamespace
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.base import BaseEstimator, ClassifierMixin, TransformerMixin
 from sklearn.exceptions import NotFittedError
 
-from .._validation import check_array, check_n_components, check_option, check_random_state, check_scalar_range
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import column_or_1d
+
+from .._validation import (check_array, check_n_components, check_n_features, check_option, check_random_state,
+                           check_scalar_range)
 from ..base import estimator_init
 from ..kernels import make_kernel, squared_euclidean_distances
 from ..level import solve_level
@@ -41,7 +45,7 @@ def _per_level(value, L, name, kind):
     return [value] * L
 
 
-class DeepRKMClassifier(ClassifierMixin, BaseEstimator):
+class DeepRKMClassifier(ClassifierMixin, TransformerMixin, BaseEstimator):
     r"""Deep RKM classifier: ``L`` KPCA levels in the dual, one classifier level in the primal (Chapter 9).
 
     Minimises :eq:`eq-deep-lssvm` (``classifier="lssvm"``; one level is the shallow model
@@ -172,13 +176,16 @@ class DeepRKMClassifier(ClassifierMixin, BaseEstimator):
     def fit(self, X, y):
         """Train the levels and the classifier jointly (:eq:`eq-deep-pgd`); returns ``self``."""
         X = check_array(X, "X")
-        y = np.asarray(y)
-        if y.ndim != 1 or y.shape[0] != X.shape[0]:
+        if y is None:
+            raise ValueError(f"{type(self).__name__} requires y to be passed, but the target y is None.")
+        y = column_or_1d(y, warn=True)  # a column vector is accepted with a DataConversionWarning
+        if y.shape[0] != X.shape[0]:
             raise ValueError(f"y must be a 1-D array of {X.shape[0]} labels, one per row of X; got shape {y.shape}.")
+        check_classification_targets(y)  # continuous targets: "Unknown label type: continuous"
         self._check_parameters()
         self.classes_, labels = np.unique(y, return_inverse=True)
         if self.classes_.size < 2:
-            raise ValueError(f"y must hold at least two classes; got only {self.classes_.tolist()}.")
+            raise ValueError(f"y must hold at least two classes; got one class, {self.classes_.tolist()}.")
         n = X.shape[0]
         s, kernel_names, kernel_params, etas = self._levels(n)
         L = len(s)
@@ -279,9 +286,7 @@ class DeepRKMClassifier(ClassifierMixin, BaseEstimator):
         """
         self._check_fitted()
         X = check_array(X, "X")
-        if X.shape[1] != self.n_features_in_:
-            raise ValueError(f"X has {X.shape[1]} features, but {type(self).__name__} was fitted with "
-                             f"{self.n_features_in_}; pass inputs with the training columns.")
+        check_n_features(X, self.n_features_in_, "X", estimator_name=self)
         D = squared_euclidean_distances(X, self.X_fit_)
         D -= D.min(axis=1, keepdims=True)
         weights = np.exp(-D / (2.0 * float(self.smoother_sigma) ** 2))
