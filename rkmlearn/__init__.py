@@ -8,7 +8,7 @@ __version__ = "0.1.0"
 from . import datasets, features, forecasting, kernels, level, models, preimage, solvers, views
 from .forecasting import NARForecaster, RecursiveForecaster
 from .level import Level, solve_level
-from .models import KPCA, AlgorithmChoice, MultiViewKPCA, ProbabilisticKPCA, choose_algorithm
+from .models import KPCA, AlgorithmChoice, DeepRKMClassifier, MultiViewKPCA, ProbabilisticKPCA, choose_algorithm
 from .views import View
 
 __all__ = [
@@ -32,4 +32,5 @@ __all__ = [
     "Level",
     "solve_level",
     "View",
+    "DeepRKMClassifier",
 ]

@@ -11,6 +11,7 @@ contract the tests rely on). Every explorer has
 * ``update(**values)``: select a state (in the kernel and in the stored widget state);
 * accessors for the data a frame shows, for tests and for the chapters' checks.
 """
+from .deep import DeepLatentExplorer
 from .duality import FenchelYoungExplorer, fenchel_young_sides
 from .kernels import RFFConvergenceExplorer
 from .plotting import annotate_cells
@@ -26,4 +27,5 @@ __all__ = [
     "StiefelTrainingExplorer",
     "PPCAExplorer",
     "annotate_cells",
+    "DeepLatentExplorer",
 ]

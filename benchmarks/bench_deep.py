@@ -1,0 +1,83 @@
+"""Deep RKM classifier (Part IV): cost of one projected-gradient iteration vs its floor, and a fit.
+
+For 1, 2 and 3 KPCA levels (``6 | 3+3 | 2+2+2`` components, RBF first level, linear deeper levels,
+the chapter's set-up) on ``N`` digits, the time of one evaluation of objective + gradient
+(:func:`rkmlearn.models.deep_objective.deep_objective`) plus the compact-SVD projections of every
+level is compared with its floor: ``K0_c @ H`` (the level-1 product) and the SVDs, as ratios in one
+run. Then ``DeepRKMClassifier((3, 3))`` is fitted on ``N`` digits for 100 iterations, with its
+time and peak Python memory (``tracemalloc``). CPU times (``time.process_time``) with one BLAS
+thread; printed, never asserted.
+
+``python benchmarks/bench_deep.py`` (N = 1000) or ``--quick`` (N = 300).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import time
+import tracemalloc
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+import numpy as np  # noqa: E402
+
+from rkmlearn import DeepRKMClassifier  # noqa: E402
+from rkmlearn.datasets import load_digits_split  # noqa: E402
+from rkmlearn.kernels import RBF, GramCenterer, Linear  # noqa: E402
+from rkmlearn.models.deep_objective import deep_objective, lssvm_loss  # noqa: E402
+from rkmlearn.solvers.stiefel import project_stiefel  # noqa: E402
+
+ARCHITECTURES = {"1 level": (6,), "2 levels": (3, 3), "3 levels": (2, 2, 2)}
+
+
+def best(f, repeat):
+    times = []
+    for _ in range(repeat):
+        t0 = time.process_time()
+        f()
+        times.append(time.process_time() - t0)
+    return min(times)
+
+
+def main(quick=False):
+    N = 300 if quick else 1000
+    repeat = 3 if quick else 7
+    data = load_digits_split(N, n_test=10, random_state=0)
+    X, y = data.X_train, data.y_train
+    K0_c = GramCenterer().fit_transform(RBF(3.0)(X))
+    Y = np.where(y[:, None] == np.arange(10)[None, :], 1.0, -1.0)
+    rng = np.random.default_rng(0)
+    print(f"one PGD iteration (objective + gradient + projections), N = {N}, CPU ms (best of {repeat})")
+    print(f"{'':>9} {'iteration':>10} {'floor':>8} {'ratio':>7}")
+    for name, s in ARCHITECTURES.items():
+        Hs = [project_stiefel(rng.normal(size=(N, sj))) for sj in s]
+        theta = [rng.normal(size=(s[-1] + 1, 10))]
+        fun, grad = deep_objective(K0_c, [Linear()] * (len(s) - 1), [1.0] * len(s),
+                                   head=lambda H, t: lssvm_loss(H, t, Y, 0.5, 1.0))
+
+        def iteration():
+            fun(Hs + theta)
+            G = grad(Hs + theta)
+            return [project_stiefel(H - 1e-3 * g) for H, g in zip(Hs, G)]
+
+        def floor():
+            K0_c @ Hs[0]
+            return [np.linalg.svd(H, full_matrices=False) for H in Hs]
+
+        t_it, t_floor = best(iteration, repeat), best(floor, repeat)
+        print(f"{name:>9} {1e3 * t_it:>10.2f} {1e3 * t_floor:>8.2f} {t_it / t_floor:>7.1f}")
+    tracemalloc.start()
+    t0 = time.process_time()
+    model = DeepRKMClassifier((3, 3), kernels=["rbf", "linear"], kernel_params=[{"sigma": 3.0}, None],
+                              smoother_sigma=0.5, max_iter=100, random_state=0).fit(X, y)
+    elapsed = time.process_time() - t0
+    peak = tracemalloc.get_traced_memory()[1] / 2**20
+    tracemalloc.stop()
+    print(f"fit DeepRKMClassifier((3, 3)), N = {N}, {model.n_iter_} iterations: {elapsed:.2f} s CPU, "
+          f"peak traced memory {peak:.1f} MB (an N x N float64 matrix is {N * N * 8 / 2**20:.1f} MB)")
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--quick", action="store_true")
+    main(quick=parser.parse_args().quick)

@@ -1,0 +1,314 @@
+r"""The deep RKM classifier (Part IV, paper 003): dual KPCA levels, a primal classifier level.
+
+:class:`DeepRKMClassifier` composes the shared core: a :class:`~rkmlearn.views.View` per level
+(level 1 on ``X``, level ``j`` on ``H_{j-1}``), :func:`~rkmlearn.level.solve_level` for the
+unsupervised deep KPCA initialisation, :func:`~rkmlearn.solvers.stiefel.projected_gradient` over the
+product of the levels' Stiefel manifolds and the classifier's Euclidean weights for the joint
+training, and :func:`~rkmlearn.preimage.kernel_smoother` for out-of-sample points. The objective and
+its gradients are the pure functions of :mod:`rkmlearn.models.deep_objective`.
+"""
+
+from __future__ import annotations
+
+from numbers import Integral, Real
+from types import SimpleNamespace
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin, TransformerMixin
+from sklearn.exceptions import NotFittedError
+
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import column_or_1d
+
+from .._validation import (check_array, check_n_components, check_n_features, check_option, check_random_state,
+                           check_scalar_range)
+from ..base import estimator_init
+from ..kernels import make_kernel, squared_euclidean_distances
+from ..level import solve_level
+from ..preimage import kernel_smoother
+from ..solvers.stiefel import constraint_violation, projected_gradient
+from ..views import View
+from .deep_objective import DIFFERENTIABLE_KERNELS, deep_objective, lssvm_loss, mlp_forward, mlp_loss
+
+__all__ = ["DeepRKMClassifier"]
+
+
+def _per_level(value, L, name, kind):
+    """Broadcast a per-level parameter: one value for every level, or a list of ``L`` values."""
+    if isinstance(value, (list, tuple)):
+        if len(value) != L:
+            raise ValueError(
+                f"{name} must be one {kind} or a list of one per level ({L} levels, from n_components); "
+                f"got {len(value)} values."
+            )
+        return list(value)
+    return [value] * L
+
+
+class DeepRKMClassifier(ClassifierMixin, TransformerMixin, BaseEstimator):
+    r"""Deep RKM classifier: ``L`` KPCA levels in the dual, one classifier level in the primal (Chapter 9).
+
+    Minimises :eq:`eq-deep-lssvm` (``classifier="lssvm"``; one level is the shallow model
+    :eq:`eq-deep-shallow`) or :eq:`eq-deep-mlp` (``classifier="mlp"``) over the hidden features
+    ``H_1, ..., H_L`` (each on its Stiefel manifold, ``H_j^T H_j = I``) and the classifier's weights,
+    by projected gradient descent (:eq:`eq-deep-pgd`: compact-SVD projection of each ``H_j``,
+    weights unprojected, Armijo backtracking, so the objective decreases monotonically). Level 1
+    uses the centred kernel matrix of ``X``, level ``j`` that of ``H_{j-1}``. New points get the
+    last level's hidden features by the kernel smoother :eq:`eq-deep-smoother`, then the primal
+    classifier :eq:`eq-deep-predict`.
+
+    Parameters
+    ----------
+    n_components : int or sequence of int, default=(3, 3)
+        ``s_j`` per level; its length is the number of levels ``L`` (an int: one level).
+        ``1 <= s_j <= n_samples - 1``.
+    kernels : str, Kernel or list, default="rbf"
+        Kernel of each level (one for all, or one per level). Levels ``j >= 2`` need a kernel
+        whose gradient is coded: ``"rbf"`` or ``"linear"``.
+    kernel_params : dict, None or list, default=None
+        Kernel hyperparameters, one dict for all levels or one per level (e.g.
+        ``[{"sigma": 3.0}, {"sigma": 0.1}]``; the rows of ``H_j`` have norms about
+        ``sqrt(s_j / N)``, so level ``j >= 2`` bandwidths are small).
+    etas : float or sequence of float, default=1.0
+        ``eta_j > 0`` of each KPCA level (the paper uses 1).
+    lam : float, default=0.5
+        ``lambda > 0`` of the classifier level (the paper's 0.5).
+    eta : float, default=1.0
+        ``eta > 0``, the weight-decay of the classifier level.
+    classifier : {"lssvm", "mlp"}, default="lssvm"
+        Linear LS-SVM level (one-vs-all ``{-1, +1}`` outputs for more than two classes) or a
+        one-hidden-layer ReLU MLP with softmax cross-entropy.
+    n_hidden : int, default=10
+        Hidden units of the MLP level (the paper's 10).
+    init : {"random", "dkpca"}, default="random"
+        ``"random"``: standard normal ``H_j`` projected onto the Stiefel manifold (end-to-end
+        training); ``"dkpca"``: the unsupervised deep KPCA levels, one after the other with
+        :func:`~rkmlearn.level.solve_level`.
+    fine_tune : bool, default=True
+        False: keep the initial ``H_j`` and train the classifier weights only (the paper's
+        "DKPCA initialisation, no fine-tuning").
+    smoother_sigma : float, default=1.0
+        ``sigma~ > 0``, bandwidth of the Gaussian kernel smoother :eq:`eq-deep-smoother` (input units).
+    max_iter : int, default=100
+        Projected-gradient iterations (the paper trains for at most 100).
+    tol : float, default=1e-8
+        Stop when the Riemannian gradient norm is ``<= tol * max(1, |J|)``.
+    random_state : int, RandomState, Generator or None, default=None
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+    H_ : list of ndarray of shape (n_samples, s_j)
+        Hidden features of every level (``H_j^T H_j = I``).
+    coef_ : ndarray of shape (s_L, n_outputs)
+        LS-SVM weights ``W`` (``classifier="lssvm"``).
+    intercept_ : ndarray of shape (n_outputs,)
+    mlp_params_ : tuple of two ndarrays or None
+        ``([W1; b1^T], [W2; b2^T])`` of the MLP level.
+    history_ : dict
+        Per iterate: ``objective`` (monotone), ``constraint_violation``, ``grad_norm``.
+    n_iter_ : int
+    converged_ : bool
+    objective_ : float
+        Final value of :eq:`eq-deep-lssvm` / :eq:`eq-deep-mlp`.
+    n_features_in_ : int
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_moons
+    >>> X, y = make_moons(80, noise=0.1, random_state=0)
+    >>> model = DeepRKMClassifier(n_components=(4, 2), kernel_params=[{"sigma": 0.5}, {"sigma": 0.2}],
+    ...                           smoother_sigma=0.2, random_state=0).fit(X, y)
+    >>> [round(float(np.abs(H.T @ H - np.eye(H.shape[1])).max()), 12) for H in model.H_]
+    [0.0, 0.0]
+    >>> bool(model.score(X, y) > 0.8)
+    True
+    """
+
+    __init__ = estimator_init(
+        {"n_components": (3, 3)},
+        {
+            "kernels": "rbf",
+            "kernel_params": None,
+            "etas": 1.0,
+            "lam": 0.5,
+            "eta": 1.0,
+            "classifier": "lssvm",
+            "n_hidden": 10,
+            "init": "random",
+            "fine_tune": True,
+            "smoother_sigma": 1.0,
+            "max_iter": 100,
+            "tol": 1e-8,
+            "random_state": None,
+        },
+    )
+
+    # -- parameters ------------------------------------------------------------------------
+    def _levels(self, n):
+        s = self.n_components
+        s = list(s) if isinstance(s, (list, tuple)) else [s]
+        if len(s) < 1:
+            raise ValueError("n_components must name at least one level (n_levels >= 1), e.g. (3, 3).")
+        s = [check_n_components(v, n - 1, "n_components", what="n_samples - 1") for v in s]
+        L = len(s)
+        names = _per_level(self.kernels, L, "kernels", "kernel")
+        params = _per_level(self.kernel_params, L, "kernel_params", "dict or None")
+        for p in params:
+            if p is not None and not isinstance(p, dict):
+                raise ValueError(f"kernel_params must be dicts such as {{'sigma': 2.0}} or None; got {p!r}.")
+        etas = [check_scalar_range(e, "etas", low=0.0) for e in _per_level(self.etas, L, "etas", "float")]
+        return s, names, params, etas
+
+    def _check_parameters(self):
+        check_scalar_range(self.lam, "lam", low=0.0)
+        check_scalar_range(self.eta, "eta", low=0.0)
+        check_scalar_range(self.smoother_sigma, "smoother_sigma", low=0.0)
+        check_option(self.classifier, "classifier", ("lssvm", "mlp"))
+        check_option(self.init, "init", ("random", "dkpca"))
+        check_scalar_range(self.n_hidden, "n_hidden", low=1, low_inclusive=True, integer=True)
+        check_scalar_range(self.max_iter, "max_iter", low=0, low_inclusive=True, integer=True)
+        check_scalar_range(self.tol, "tol", low=0.0, low_inclusive=True)
+        if not isinstance(self.fine_tune, (bool, np.bool_)):
+            raise ValueError(f"fine_tune must be True or False; got {self.fine_tune!r}.")
+
+    # -- training --------------------------------------------------------------------------
+    def fit(self, X, y):
+        """Train the levels and the classifier jointly (:eq:`eq-deep-pgd`); returns ``self``."""
+        X = check_array(X, "X")
+        if y is None:
+            raise ValueError(f"{type(self).__name__} requires y to be passed, but the target y is None.")
+        y = column_or_1d(y, warn=True)  # a column vector is accepted with a DataConversionWarning
+        if y.shape[0] != X.shape[0]:
+            raise ValueError(f"y must be a 1-D array of {X.shape[0]} labels, one per row of X; got shape {y.shape}.")
+        check_classification_targets(y)  # continuous targets: "Unknown label type: continuous"
+        self._check_parameters()
+        self.classes_, labels = np.unique(y, return_inverse=True)
+        if self.classes_.size < 2:
+            raise ValueError(f"y must hold at least two classes; got one class, {self.classes_.tolist()}.")
+        n = X.shape[0]
+        s, kernel_names, kernel_params, etas = self._levels(n)
+        L = len(s)
+        rng = check_random_state(self.random_state)
+
+        view = View(kernel=kernel_names[0], kernel_params=kernel_params[0]).fit(X)
+        K0_c = view.centred_gram()
+        kernels = [make_kernel(k, **(p or {})) for k, p in zip(kernel_names[1:], kernel_params[1:])]
+        for k in kernels:
+            if not isinstance(k, DIFFERENTIABLE_KERNELS):
+                raise ValueError(
+                    f"kernels: levels j >= 2 need 'rbf' or 'linear' (the gradient with respect to H_(j-1) "
+                    f"is coded for these); got {k!r}."
+                )
+        Hs = self._initial_levels(X, view, s, kernels, rng)
+        theta, head = self._initial_classifier(s[-1], labels, rng)
+
+        fun, grad = deep_objective(K0_c, kernels, etas, head=head)
+        if self.fine_tune:
+            blocks, kinds = Hs + theta, ("stiefel",) * L + ("euclidean",) * len(theta)
+            result = projected_gradient(fun, grad, blocks, blocks=kinds, max_iter=self.max_iter, tol=self.tol)
+            Hs, theta = result.X[:L], result.X[L:]
+        else:  # the levels stay at their initial point: only the classifier weights move
+            def fun_t(t):
+                return fun(Hs + t)
+
+            def grad_t(t):
+                return grad(Hs + t)[L:]
+
+            result = projected_gradient(fun_t, grad_t, theta, blocks=("euclidean",) * len(theta),
+                                        max_iter=self.max_iter, tol=self.tol)
+            theta = result.X
+            result.history["constraint_violation"] = [max(constraint_violation(H) for H in Hs)] * len(
+                result.history["objective"])
+        self.H_ = [np.asarray(H) for H in Hs]
+        self._set_classifier(theta)
+        self.history_, self.n_iter_, self.converged_ = result.history, result.n_iter, result.converged
+        self.objective_ = float(result.fun)
+        self.kernels_ = [view.kernel_] + kernels
+        self.X_fit_, self.n_features_in_ = view.X_, X.shape[1]
+        return self
+
+    def _initial_levels(self, X, view, s, kernels, rng):
+        if self.init == "random":
+            return [np.linalg.svd(rng.standard_normal((X.shape[0], sj)), full_matrices=False)[0] for sj in s]
+        seed = rng.randint(np.iinfo(np.int32).max)  # ARPACK's start vector: the same H for the same seed
+        Hs = [solve_level([view], s[0], random_state=seed, name="DeepRKMClassifier level 1").H]
+        for j, (sj, kernel) in enumerate(zip(s[1:], kernels), start=2):
+            level_view = View(kernel=kernel).fit(Hs[-1], name=f"H_{j - 1}")
+            Hs.append(solve_level([level_view], sj, random_state=seed, name=f"DeepRKMClassifier level {j}").H)
+        return Hs
+
+    def _initial_classifier(self, s_last, labels, rng):
+        p = self.classes_.size
+        lam, eta = float(self.lam), float(self.eta)
+        if self.classifier == "lssvm":
+            m = 1 if p == 2 else p
+            Y = -np.ones((labels.size, m))
+            if p == 2:
+                Y[labels == 1, 0] = 1.0
+            else:
+                Y[np.arange(labels.size), labels] = 1.0
+            theta = [rng.standard_normal((s_last + 1, m)) / np.sqrt(s_last + 1)]
+
+            def head(H, t):
+                return lssvm_loss(H, t, Y, lam, eta)
+
+            return theta, head
+        h = int(self.n_hidden)
+        theta = [rng.standard_normal((s_last + 1, h)) / np.sqrt(s_last + 1),
+                 rng.standard_normal((h + 1, p)) / np.sqrt(h + 1)]
+
+        def head(H, t1, t2):
+            return mlp_loss(H, t1, t2, labels, lam, eta)
+
+        return theta, head
+
+    def _set_classifier(self, theta):
+        if self.classifier == "lssvm":
+            self.coef_, self.intercept_ = theta[0][:-1].copy(), theta[0][-1].copy()
+            self.mlp_params_ = None
+        else:
+            self.coef_ = self.intercept_ = None
+            self.mlp_params_ = (theta[0].copy(), theta[1].copy())
+
+    # -- inference -------------------------------------------------------------------------
+    def _check_fitted(self):
+        if not hasattr(self, "H_"):
+            raise NotFittedError(f"This {type(self).__name__} is not fitted yet; call fit(X, y) first.")
+
+    def transform(self, X):
+        r"""Last level's hidden features of new points by the kernel smoother :eq:`eq-deep-smoother`.
+
+        ``h* = sum_i k~(x_i, x) h_i / sum_i k~(x_i, x)`` with the Gaussian ``k~`` of bandwidth
+        ``smoother_sigma``. Each row's weights are computed from the squared distances minus their
+        smallest value (a factor per row, which the normalisation cancels), so far-away points do not
+        underflow to zero weights.
+        """
+        self._check_fitted()
+        X = check_array(X, "X")
+        check_n_features(X, self.n_features_in_, "X", estimator_name=self)
+        D = squared_euclidean_distances(X, self.X_fit_)
+        D -= D.min(axis=1, keepdims=True)
+        weights = np.exp(-D / (2.0 * float(self.smoother_sigma) ** 2))
+        n = self.X_fit_.shape[0]
+        uncentred = SimpleNamespace(row_means_=np.zeros(n), grand_mean_=0.0)  # weights are used as given
+        return kernel_smoother(weights, self.H_[-1], uncentred)
+
+    def _scores(self, H):
+        if self.classifier == "lssvm":
+            return H @ self.coef_ + self.intercept_
+        return mlp_forward(H, *self.mlp_params_)[0]
+
+    def decision_function(self, X):
+        """Classifier outputs :eq:`eq-deep-predict` on the smoothed hidden features (binary: one column)."""
+        scores = self._scores(self.transform(X))
+        if self.classes_.size == 2:
+            return scores[:, 0] if scores.shape[1] == 1 else scores[:, 1] - scores[:, 0]
+        return scores
+
+    def predict(self, X):
+        """Class labels: the sign (binary) or the largest output (one-vs-all / softmax)."""
+        scores = self.decision_function(X)
+        if scores.ndim == 1:
+            return self.classes_[(scores > 0).astype(int)]
+        return self.classes_[np.argmax(scores, axis=1)]

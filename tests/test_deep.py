@@ -1,0 +1,225 @@
+"""DeepRKMClassifier (Part IV, Chapter 9): gradients, constraint, monotone objective, special cases."""
+
+import numpy as np
+import pytest
+from sklearn.datasets import make_moons
+from sklearn.exceptions import NotFittedError
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from rkmlearn import KPCA, DeepRKMClassifier, View, solve_level
+from rkmlearn.kernels import RBF, GramCenterer, Laplacian, Linear
+from rkmlearn.models.deep_objective import deep_objective, kernel_trace_gradient, lssvm_loss, mlp_loss
+from rkmlearn.solvers.stiefel import project_stiefel, projected_gradient
+
+EPS = np.finfo(float).eps
+
+
+def _numeric_gradient(fun, blocks, step=1e-6):
+    grads = []
+    for b, block in enumerate(blocks):
+        g = np.zeros_like(block)
+        for idx in np.ndindex(block.shape):
+            plus = [x.copy() for x in blocks]
+            minus = [x.copy() for x in blocks]
+            plus[b][idx] += step
+            minus[b][idx] -= step
+            g[idx] = (fun(plus) - fun(minus)) / (2 * step)
+        grads.append(g)
+    return grads
+
+
+def _relative_error(analytic, numeric):
+    a = np.concatenate([g.ravel() for g in analytic])
+    n = np.concatenate([g.ravel() for g in numeric])
+    return np.linalg.norm(a - n) / np.linalg.norm(n)
+
+
+def _problem(n=12, d=3, s=(3, 2), seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, d))
+    K0_c = GramCenterer().fit_transform(RBF(1.5)(X))
+    Hs = [project_stiefel(rng.normal(size=(n, sj))) for sj in s]
+    return rng, X, K0_c, Hs
+
+
+@pytest.mark.parametrize("kernel", [RBF(0.4), Linear()])
+def test_kernel_trace_gradient_matches_finite_differences(kernel):
+    rng = np.random.default_rng(1)
+    Z, H = rng.normal(size=(10, 3)) * 0.3, project_stiefel(rng.normal(size=(10, 2)))
+    Hc = H - H.mean(axis=0)
+
+    def fun(blocks):
+        return float(np.sum(GramCenterer().fit_transform(kernel(blocks[0])) * (H @ H.T)))
+
+    analytic = kernel_trace_gradient(kernel, Z, kernel(Z), Hc @ Hc.T)
+    assert _relative_error([analytic], _numeric_gradient(fun, [Z])) <= 1e-6
+
+
+def test_kernel_trace_gradient_rejects_other_kernels():
+    with pytest.raises(ValueError, match="level j >= 2"):
+        kernel_trace_gradient(Laplacian(1.0), np.ones((3, 1)), np.ones((3, 3)), np.ones((3, 3)))
+
+
+@pytest.mark.parametrize("level_kernel", [RBF(0.5), Linear()])
+def test_lssvm_objective_gradient_matches_finite_differences(level_kernel):
+    rng, X, K0_c, Hs = _problem()
+    Y = np.where(rng.normal(size=(12, 1)) > 0, 1.0, -1.0)
+    theta = rng.normal(size=(3, 1))
+    fun, grad = deep_objective(K0_c, [level_kernel], [1.0, 0.7], head=lambda H, t: lssvm_loss(H, t, Y, 0.5, 1.3))
+    blocks = Hs + [theta]
+    assert _relative_error(grad(blocks), _numeric_gradient(fun, blocks)) <= 1e-6
+
+
+def test_mlp_objective_gradient_matches_finite_differences():
+    rng, X, K0_c, Hs = _problem(s=(3, 2, 2))
+    labels = np.arange(12) % 3
+    t1, t2 = rng.normal(size=(3, 4)), rng.normal(size=(5, 3))
+    fun, grad = deep_objective(K0_c, [RBF(0.6), Linear()], [1.0, 2.0, 0.5],
+                               head=lambda H, a, b: mlp_loss(H, a, b, labels, 0.5, 0.8))
+    blocks = Hs + [t1, t2]
+    assert _relative_error(grad(blocks), _numeric_gradient(fun, blocks)) <= 1e-6
+
+
+def test_shallow_objective_is_equation_4():
+    # one level: J_1 = -1/(2 eta_1) tr(H^T K_c H) + eta/2 w^T w + 1/(2 lam) sum (1 - y_i (w^T h_i + b))^2
+    rng, X, K0_c, Hs = _problem(s=(3,))
+    y = np.where(rng.normal(size=12) > 0, 1.0, -1.0)
+    w, b = rng.normal(size=3), 0.3
+    H = Hs[0]
+    direct = -np.trace(H.T @ K0_c @ H) / (2 * 0.8) + 1.1 / 2 * w @ w + np.sum((1 - y * (H @ w + b)) ** 2) / (2 * 0.5)
+    fun, _ = deep_objective(K0_c, [], [0.8], head=lambda H, t: lssvm_loss(H, t, y[:, None], 0.5, 1.1))
+    assert abs(fun([H, np.append(w, b)[:, None]]) - direct) <= 1e-12 * abs(direct)
+
+
+def _moons(n=60):
+    return make_moons(n, noise=0.15, random_state=0)
+
+
+def _model(**kw):
+    params = dict(n_components=(4, 2), kernel_params=[{"sigma": 0.5}, {"sigma": 0.2}], smoother_sigma=0.2,
+                  random_state=0)
+    params.update(kw)
+    return DeepRKMClassifier(**params)
+
+
+@pytest.mark.parametrize("classifier", ["lssvm", "mlp"])
+@pytest.mark.parametrize("init", ["random", "dkpca"])
+def test_constraint_and_monotone_objective(classifier, init):
+    X, y = _moons()
+    # objective 7 weighs the cross-entropy by 1/(2 lam N): with the paper's lam = 0.5, eta = 1 the
+    # KPCA terms and the weight decay dominate it on 60 points
+    extra = {"lam": 0.01, "eta": 1e-4, "max_iter": 300} if classifier == "mlp" else {}
+    model = _model(classifier=classifier, init=init, **extra).fit(X, y)
+    for H in model.H_:
+        assert np.abs(H.T @ H - np.eye(H.shape[1])).max() <= 1e-10
+    assert max(model.history_["constraint_violation"]) <= 1e-10
+    f = np.asarray(model.history_["objective"])
+    assert np.all(np.diff(f) <= 32 * EPS * np.maximum(1.0, np.abs(f[:-1])))
+    assert f[-1] < f[0]
+    assert model.score(X, y) >= 0.8
+
+
+def test_classifier_term_off_one_level_spans_kpca():
+    rng, X, K0_c, _ = _problem(n=30, s=(3,))
+    fun, grad = deep_objective(K0_c, [], [1.0])
+    result = projected_gradient(fun, grad, [project_stiefel(rng.normal(size=(30, 3)))], blocks=("stiefel",),
+                                max_iter=3000, tol=1e-12)
+    H = result.X[0]
+    H_kpca = KPCA(3, kernel=RBF(1.5)).fit(X).H_
+    assert np.linalg.norm(H @ H.T - H_kpca @ H_kpca.T) <= 1e-6
+
+
+def test_classifier_term_off_deep_levels_are_kpca_of_the_previous_level():
+    rng, X, K0_c, Hs = _problem(n=30, s=(3, 2))
+    fun, grad = deep_objective(K0_c, [RBF(0.3)], [1.0, 1.0])
+    result = projected_gradient(fun, grad, Hs, blocks=("stiefel", "stiefel"), max_iter=5000, tol=1e-12)
+    H1, H2 = result.X
+    top = KPCA(2, kernel=RBF(0.3)).fit(H1).H_  # level 2: top eigenvectors of K_c(H_1)
+    assert np.linalg.norm(H2 @ H2.T - top @ top.T) <= 1e-6
+
+
+def test_dkpca_initialisation_without_fine_tuning_is_sequential_kpca_plus_ridge():
+    X, y = _moons()
+    model = _model(init="dkpca", fine_tune=False, max_iter=2000, tol=1e-13).fit(X, y)
+    H1 = solve_level([View("rbf", kernel_params={"sigma": 0.5}).fit(X)], 4).H
+    H2 = solve_level([View("rbf", kernel_params={"sigma": 0.2}).fit(H1)], 2).H
+    assert np.abs(model.H_[0] - H1).max() <= 1e-12 and np.abs(model.H_[1] - H2).max() <= 1e-12
+    # the classifier's stationarity: [H 1]^T [H 1] / lam + eta diag(1, 1, 0) times [w; b] = [H 1]^T y / lam
+    A = np.hstack([H2, np.ones((60, 1))])
+    Y = np.where(y == 1, 1.0, -1.0)
+    M = A.T @ A / 0.5 + np.diag([1.0, 1.0, 0.0])
+    wb = np.linalg.solve(M, A.T @ Y / 0.5)
+    assert np.abs(np.append(model.coef_[:, 0], model.intercept_) - wb).max() <= 1e-7
+
+
+def test_one_level_and_multiclass():
+    rng = np.random.default_rng(0)
+    X = np.vstack([rng.normal(loc=c, scale=0.3, size=(15, 2)) for c in ([0, 0], [3, 0], [0, 3])])
+    y = np.repeat(["a", "b", "c"], 15)
+    model = DeepRKMClassifier(3, kernel_params={"sigma": 1.0}, smoother_sigma=0.5, random_state=0).fit(X, y)
+    assert len(model.H_) == 1 and model.coef_.shape == (3, 3)
+    assert model.decision_function(X).shape == (45, 3)
+    assert model.score(X, y) == 1.0
+    mlp = DeepRKMClassifier((3, 2), kernel_params=[{"sigma": 1.0}, {"sigma": 0.2}], classifier="mlp",
+                            lam=0.01, eta=1e-4, max_iter=300, smoother_sigma=0.5, random_state=0).fit(X, y)
+    assert set(mlp.predict(X)) <= {"a", "b", "c"} and mlp.score(X, y) >= 0.9
+
+
+def test_determinism_under_random_state():
+    X, y = _moons()
+    a, b = _model(random_state=3).fit(X, y), _model(random_state=3).fit(X, y)
+    assert all(np.array_equal(p, q) for p, q in zip(a.H_, b.H_))
+    assert np.array_equal(a.decision_function(X), b.decision_function(X))
+    g1 = _model(random_state=np.random.default_rng(5)).fit(X, y)
+    g2 = _model(random_state=np.random.default_rng(5)).fit(X, y)
+    assert np.array_equal(g1.H_[0], g2.H_[0])
+
+
+def test_smoother_far_points_do_not_underflow():
+    X, y = _moons()
+    model = _model().fit(X, y)
+    far = np.array([[1e3, 1e3]])
+    H = model.transform(far)
+    assert np.all(np.isfinite(H))
+
+
+@pytest.mark.parametrize(
+    "params, match",
+    [
+        ({"n_components": (70, 2)}, "n_components"),
+        ({"n_components": ()}, "n_components"),
+        ({"lam": 0.0}, "lam"),
+        ({"eta": -1.0}, "eta"),
+        ({"etas": [1.0, 0.0]}, "etas"),
+        ({"etas": [1.0]}, "etas"),
+        ({"smoother_sigma": 0.0}, "smoother_sigma"),
+        ({"classifier": "svm"}, "classifier"),
+        ({"init": "zeros"}, "init"),
+        ({"kernels": ["rbf", "laplacian"], "kernel_params": None}, "kernels"),
+    ],
+)
+def test_bad_parameters(params, match):
+    X, y = _moons()
+    with pytest.raises(ValueError, match=match):
+        _model(**params).fit(X, y)
+
+
+def test_bad_labels_and_unfitted():
+    X, y = _moons()
+    with pytest.raises(ValueError, match="two classes"):
+        _model().fit(X, np.zeros(60))
+    with pytest.raises(ValueError, match="y must"):
+        _model().fit(X, y[:10])
+    with pytest.raises(NotFittedError):
+        _model().predict(X)
+    model = _model().fit(X, y)
+    with pytest.raises(ValueError, match="features"):
+        model.predict(X[:, :1])
+
+
+@parametrize_with_checks([
+    DeepRKMClassifier((2,), kernel_params={"sigma": 3.0}, random_state=0),
+    DeepRKMClassifier((3,), kernel_params={"sigma": 3.0}, classifier="mlp", lam=0.01, eta=1e-4, random_state=0),
+])
+def test_sklearn_estimator_checks(estimator, check):
+    check(estimator)
