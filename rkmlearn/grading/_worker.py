@@ -78,7 +78,12 @@ def _reach_through_descriptors(folders):
     the folder itself, checking only the permissions below it. Forked workers inherit it.
     """
     mapping = {}
-    for folder in folders:
+    # Outermost folders first, and none below a folder already opened: every path then has one
+    # spelling (a venv in a private checkout: site-packages on sys.path and numpy/ below it
+    # must both move through the same descriptor, or the audit hook's prefixes miss).
+    for folder in sorted(set(folders), key=len):
+        if any(folder == old or folder.startswith(old + os.sep) for old in mapping):
+            continue
         if os.path.isdir(folder) and not _reachable_by_others(folder):
             fd = os.open(folder, os.O_PATH | os.O_DIRECTORY)
             mapping[folder] = f"/proc/self/fd/{fd}"
@@ -86,10 +91,7 @@ def _reach_through_descriptors(folders):
         return mapping
 
     def moved(path):
-        for old, new in mapping.items():
-            if path == old or path.startswith(old + os.sep):
-                return new + path[len(old):]
-        return path
+        return _moved(path, mapping)
 
     sys.path[:] = [moved(p) for p in sys.path]
     for module in list(sys.modules.values()):
@@ -100,6 +102,14 @@ def _reach_through_descriptors(folders):
         if moved(old) != old:
             del sys.path_importer_cache[old]
     return mapping
+
+
+def _moved(path, mapping):
+    """``path`` spelled through the descriptor of the mapped folder that contains it, if any."""
+    for old, new in mapping.items():
+        if path == old or path.startswith(old + os.sep):
+            return new + path[len(old):]
+    return path
 
 
 def _drop_privileges(uid, gid):
@@ -498,9 +508,9 @@ def main(config_json, wire_source):
     _die_with_parent(cfg["parent_pid"])
     layers = {}
     if cfg.get("uid") is not None and os.geteuid() == 0:
-        mapping = _reach_through_descriptors(cfg["landlock_read_dirs"])
-        cfg["read_dirs"] = cfg["read_dirs"] + [mapping[d] for d in cfg["read_dirs"] if d in mapping]
-        cfg["landlock_read_dirs"] = cfg["landlock_read_dirs"] + sorted(mapping.values())
+        mapping = _reach_through_descriptors(cfg["landlock_read_dirs"] + cfg["landlock_list_dirs"])
+        for key in ("read_dirs", "landlock_read_dirs", "landlock_list_dirs"):
+            cfg[key] = cfg[key] + [_moved(d, mapping) for d in cfg[key] if _moved(d, mapping) != d]
         _drop_privileges(cfg["uid"], cfg["gid"])
         _die_with_parent(cfg["parent_pid"])  # a credential change clears the death signal
         layers["uid"] = f"sandbox uid {cfg['uid']}"
