@@ -2,12 +2,14 @@
 
 * :class:`MultiViewKPCA` (Part I), :class:`KPCA` (its one-view case), :class:`ProbabilisticKPCA`
   (Part II); :func:`choose_algorithm`, the duality paper's flowchart.
-* Parts III-V (tensor classifier, deep RKM, recurrent RKM) plug in as described in ``rkmlearn/README.md``.
+* :class:`TensorMultiViewRKM` (Part III, the tensor multi-view classifier).
+* Parts IV-V (deep RKM, recurrent RKM) plug in as described in ``rkmlearn/README.md``.
 """
 
 from .flowchart import AlgorithmChoice, choose_algorithm
 from .kpca import KPCA
 from .multiview import MultiViewKPCA
 from .probabilistic import ProbabilisticKPCA
+from .tensor import TensorMultiViewRKM
 
-__all__ = ["KPCA", "MultiViewKPCA", "ProbabilisticKPCA", "AlgorithmChoice", "choose_algorithm"]
+__all__ = ["KPCA", "MultiViewKPCA", "ProbabilisticKPCA", "TensorMultiViewRKM", "AlgorithmChoice", "choose_algorithm"]
