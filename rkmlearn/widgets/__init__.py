@@ -17,6 +17,7 @@ from .plotting import annotate_cells
 from .ppca import PPCAExplorer
 from .rescaling import RescalingExplorer
 from .stiefel_training import StiefelTrainingExplorer
+from .tensor import TensorCouplingExplorer, xor_views
 
 __all__ = [
     "RFFConvergenceExplorer",
@@ -26,4 +27,6 @@ __all__ = [
     "StiefelTrainingExplorer",
     "PPCAExplorer",
     "annotate_cells",
+    "TensorCouplingExplorer",
+    "xor_views",
 ]
