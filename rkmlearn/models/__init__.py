@@ -2,7 +2,8 @@
 
 * :class:`MultiViewKPCA` (Part I), :class:`KPCA` (its one-view case), :class:`ProbabilisticKPCA`
   (Part II); :func:`choose_algorithm`, the duality paper's flowchart.
-* :class:`TensorMultiViewRKM` (Part III, the tensor multi-view classifier).
+* :class:`TensorMultiViewRKM` (Part III, the tensor multi-view classifier), :class:`CommitteeRKM`
+  (its late-fusion / large-N committee) and :class:`SimulatedAnnealingSearch` (Algorithm 2).
 * Parts IV-V (deep RKM, recurrent RKM) plug in as described in ``rkmlearn/README.md``.
 """
 
@@ -10,6 +11,8 @@ from .flowchart import AlgorithmChoice, choose_algorithm
 from .kpca import KPCA
 from .multiview import MultiViewKPCA
 from .probabilistic import ProbabilisticKPCA
+from .committee import CommitteeRKM
+from .selection import SimulatedAnnealingSearch
 from .tensor import TensorMultiViewRKM
 
-__all__ = ["KPCA", "MultiViewKPCA", "ProbabilisticKPCA", "TensorMultiViewRKM", "AlgorithmChoice", "choose_algorithm"]
+__all__ = ["KPCA", "MultiViewKPCA", "ProbabilisticKPCA", "TensorMultiViewRKM", "CommitteeRKM", "SimulatedAnnealingSearch", "AlgorithmChoice", "choose_algorithm"]
