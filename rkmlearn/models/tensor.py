@@ -20,7 +20,7 @@ from sklearn.utils.validation import check_is_fitted, column_or_1d
 from .._validation import check_array, check_option, check_scalar_range, check_views
 from ..base import estimator_init
 from ..solvers.linear import BorderedSolver
-from ..views import View
+from .multiview import MultiViewKPCA
 from .coding import CODINGS, decode_outputs, encode_labels, output_codebook
 
 __all__ = ["TensorMultiViewRKM", "coupled_kernel", "DECISIONS"]
@@ -157,30 +157,12 @@ class TensorMultiViewRKM(ClassifierMixin, BaseEstimator):
             return check_views(Xs, name), False
         return [check_array(Xs, "X")], True
 
-    def _per_view(self, value, name, n_views, single):
-        if value is None:
-            return [None] * n_views
-        if single(value):
-            return [value] * n_views
-        if not isinstance(value, (list, tuple)):
-            raise ValueError(f"{name} must be a list with one entry per view (or None); got {type(value).__name__}.")
-        if len(value) != n_views:
-            raise ValueError(
-                f"{name} has {len(value)} entries but Xs has {n_views} views; pass one entry per view "
-                "(None for the default)."
-            )
-        return list(value)
-
     def _make_views(self, n_views):
-        kernels = self._per_view(self.kernels, "kernels", n_views, lambda k: not isinstance(k, (list, tuple)))
-        fmaps = self._per_view(self.feature_maps, "feature_maps", n_views, lambda f: False)
-        for v, (kernel, fmap) in enumerate(zip(kernels, fmaps)):
-            if fmap is not None and kernel is not None:
-                raise ValueError(
-                    f"view {v} has both kernels[{v}]={kernel!r} and feature_maps[{v}]; give one of them "
-                    "(with a feature map the kernel is the linear kernel of its features)."
-                )
-        return [View(kernel=k, feature_map=f) for k, f in zip(kernels, fmaps)]
+        """One unfitted View per view; the per-view checks are MultiViewKPCA's (dual setting)."""
+        kernels = self.kernels
+        if kernels is not None and not isinstance(kernels, (list, tuple)):
+            kernels = [kernels] * n_views  # one kernel for every view
+        return MultiViewKPCA(kernels=kernels, feature_maps=self.feature_maps)._make_views(n_views)
 
     # -- fit -----------------------------------------------------------------------------------
     def fit(self, Xs, y):
