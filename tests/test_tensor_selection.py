@@ -83,3 +83,26 @@ def test_committee_on_random_subsets_is_seeded():
         CommitteeRKM(members="all").fit(Xs, y)
     with pytest.raises(ValueError, match="fitted on 3"):
         a.predict(Xs[:2])
+
+
+def test_dask_route_spreads_members_and_folds_over_a_local_cluster():
+    """joblib's Dask backend on a LocalCluster at 127.0.0.1 (2 workers: with 1, joblib runs sequentially)."""
+    pytest.importorskip("distributed")
+    import joblib
+    from distributed import Client, LocalCluster, get_task_stream
+
+    Xs, y = _data(n=90)
+    local = CommitteeRKM(TensorMultiViewRKM("rbf", rho=0.5), members=3, subset_size=45, random_state=1).fit(Xs, y)
+    model = TensorMultiViewRKM("rbf", rho=0.3, lam=0.2)
+    cv_local = cv_accuracy(model, Xs, y, cv=3, random_state=0)
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=False, protocol="tcp://", host="127.0.0.1",
+                      dashboard_address=None) as cluster, Client(cluster) as client:
+        with joblib.parallel_backend("dask"), get_task_stream(client) as stream:
+            remote = CommitteeRKM(TensorMultiViewRKM("rbf", rho=0.5), members=3, subset_size=45,
+                                  random_state=1).fit(Xs, y)
+            cv_remote = cv_accuracy(model, Xs, y, cv=3, random_state=0, n_jobs=-1)
+        assert client.scheduler_info()["address"].startswith("tcp://127.0.0.1")
+        assert len(stream.data) >= 3 + 3  # the members and the folds ran as cluster tasks
+    assert np.array_equal(remote.weights_, local.weights_)
+    assert np.array_equal(remote.decision_function(Xs), local.decision_function(Xs))
+    assert cv_remote == cv_local
