@@ -244,3 +244,28 @@ def _expected_failures(estimator):
 )
 def test_sklearn_compatible(estimator, check):
     check(estimator)
+
+
+def test_view_sizes_make_scikit_learn_cv_tools_work():
+    from sklearn.model_selection import GridSearchCV, StratifiedKFold, cross_val_score
+
+    Xs, y = _data(n=60)
+    X = np.hstack(Xs)
+    sizes = [X_v.shape[1] for X_v in Xs]
+    kernels = [RBF(sigma=s) for s in SIGMAS]
+    model = TensorMultiViewRKM(kernels, rho=0.4, lam=0.3, view_sizes=sizes)
+    fitted = model.fit(X, y)
+    reference = TensorMultiViewRKM(kernels, rho=0.4, lam=0.3).fit(Xs, y)
+    assert np.array_equal(fitted.dual_coef_, reference.dual_coef_)
+    assert np.array_equal(fitted.decision_function(X), reference.decision_function(Xs))
+    folds = StratifiedKFold(3, shuffle=True, random_state=0)
+    scores = cross_val_score(model, X, y, cv=folds)
+    by_hand = [TensorMultiViewRKM(kernels, rho=0.4, lam=0.3).fit([V[a] for V in Xs], y[a]).score([V[b] for V in Xs], y[b])
+               for a, b in folds.split(X, y)]
+    assert np.array_equal(scores, by_hand)
+    search = GridSearchCV(model, {"rho": [0.0, 0.5, 1.0]}, cv=folds).fit(X, y)
+    assert search.best_params_["rho"] in (0.0, 0.5, 1.0)
+    with pytest.raises(ValueError, match="view_sizes sum to"):
+        TensorMultiViewRKM(view_sizes=[2, 2]).fit(X, y)
+    with pytest.raises(ValueError, match="view_sizes must be"):
+        TensorMultiViewRKM(view_sizes=[0, 9]).fit(X, y)

@@ -106,6 +106,10 @@ class TensorMultiViewRKM(ClassifierMixin, BaseEstimator):
     feature_maps : list or None, default=None
         Explicit feature maps per view (``None`` entries for kernel views); needed by
         :meth:`primal_weights` and :meth:`primal_decision_function`.
+    view_sizes : list of int or None, default=None
+        Columns per view when the views come as ONE array ``np.hstack(Xs)`` (e.g. from
+        scikit-learn's ``cross_val_score`` or ``GridSearchCV``, which index a single ``X``); ``None``:
+        one array is one view.
 
     Attributes
     ----------
@@ -123,7 +127,7 @@ class TensorMultiViewRKM(ClassifierMixin, BaseEstimator):
     views_ : list of View
     n_views_ : int
     n_features_in_ : list of int or int
-        Columns per view; an int when ``fit`` was given one array (one view).
+        Columns per view; an int (all columns) when ``fit`` was given one array.
 
     Examples
     --------
@@ -139,7 +143,8 @@ class TensorMultiViewRKM(ClassifierMixin, BaseEstimator):
 
     __init__ = estimator_init(
         {"kernels": None},
-        {"rho": 0.5, "lam": 1.0, "eta": 1.0, "decision": "add", "coding": "ova", "feature_maps": None},
+        {"rho": 0.5, "lam": 1.0, "eta": 1.0, "decision": "add", "coding": "ova", "feature_maps": None,
+         "view_sizes": None},
     )
 
     # -- parameters and input ----------------------------------------------------------------
@@ -150,12 +155,28 @@ class TensorMultiViewRKM(ClassifierMixin, BaseEstimator):
         check_option(self.decision, "decision", DECISIONS)
         check_option(self.coding, "coding", CODINGS)
 
-    @staticmethod
-    def _as_views(Xs, name="Xs"):
-        """A list of views; anything but a list / tuple of 2-D arrays is ONE view (the RKM classifier)."""
+    def _as_views(self, Xs, name="Xs"):
+        """A list of views and whether ONE array was given.
+
+        A list / tuple of 2-D arrays is the views. Anything else is one 2-D array: one view (the
+        RKM classifier), or, with ``view_sizes``, its column blocks (what scikit-learn's CV tools
+        pass around).
+        """
         if isinstance(Xs, (list, tuple)) and len(Xs) > 0 and all(np.ndim(X) == 2 for X in Xs):
             return check_views(Xs, name), False
-        return [check_array(Xs, "X")], True
+        X = check_array(Xs, "X")
+        if self.view_sizes is None:
+            return [X], True
+        sizes = self.view_sizes
+        if not isinstance(sizes, (list, tuple)) or not sizes or any(
+                isinstance(d, bool) or not isinstance(d, (int, np.integer)) or d < 1 for d in sizes):
+            raise ValueError(f"view_sizes must be a list of positive integers (columns per view) or None; got {sizes!r}.")
+        if sum(sizes) != X.shape[1]:
+            raise ValueError(
+                f"view_sizes sum to {sum(sizes)} columns but X has {X.shape[1]}; give the number of columns of "
+                "each view, in order, e.g. view_sizes=[76, 216, 64, 240, 47, 6] for np.hstack(mfeat views)."
+            )
+        return np.split(X, np.cumsum(sizes)[:-1], axis=1), True
 
     def _make_views(self, n_views):
         """One unfitted View per view; the per-view checks are MultiViewKPCA's (dual setting)."""
@@ -203,7 +224,7 @@ class TensorMultiViewRKM(ClassifierMixin, BaseEstimator):
         self.views_ = [view.fit(X, name=f"Xs[{v}]") for v, (view, X) in enumerate(zip(self._make_views(len(Xs)), Xs))]
         self.n_views_ = len(Xs)
         # one array given: scikit-learn's int; a list of views: one int per view
-        self.n_features_in_ = Xs[0].shape[1] if single else [X.shape[1] for X in Xs]
+        self.n_features_in_ = sum(X.shape[1] for X in Xs) if single else [X.shape[1] for X in Xs]
         rho, eta, lam = float(self.rho), float(self.eta), float(self.lam)
         self.tau_ = (1.0 - rho) * self.n_views_ + rho
         M = coupled_kernel([view.gram() for view in self.views_], rho) / eta
@@ -224,6 +245,8 @@ class TensorMultiViewRKM(ClassifierMixin, BaseEstimator):
                 f"Xs has {len(Xs)} view(s) but the model was fitted on {self.n_views_}; pass a list of "
                 f"{self.n_views_} arrays, one per view, in the order used in fit."
             )
+        if single and self.n_views_ > 1:  # column blocks of one X (view_sizes): X's columns checked above
+            return [view.check_input(X, f"X (view {v})", estimator=self) for v, (view, X) in enumerate(zip(self.views_, Xs))]
         names = ["X"] if single else [f"Xs[{v}]" for v in range(len(Xs))]
         return [view.check_input(X, name, estimator=self) for name, view, X in zip(names, self.views_, Xs)]
 
