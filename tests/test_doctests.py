@@ -11,7 +11,8 @@ CORE_MODULES = [
     "rkmlearn.solvers.linear", "rkmlearn.solvers.stiefel", "rkmlearn.solvers.subspace",
     "rkmlearn.models.kpca", "rkmlearn.models.multiview", "rkmlearn.models.probabilistic",
     "rkmlearn.models.ppca_sampling", "rkmlearn.models.flowchart", "rkmlearn.models.deep",
-    "rkmlearn.models.deep_objective",
+    "rkmlearn.models.deep_objective", "rkmlearn.models.tensor", "rkmlearn.models.coding",
+    "rkmlearn.models.selection", "rkmlearn.models.committee",
 ]
 
 

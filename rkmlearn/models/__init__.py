@@ -3,7 +3,9 @@
 * :class:`MultiViewKPCA` (Part I), :class:`KPCA` (its one-view case), :class:`ProbabilisticKPCA`
   (Part II); :func:`choose_algorithm`, the duality paper's flowchart; :class:`DeepRKMClassifier`
   (Part IV).
-* Parts III and V (tensor classifier, recurrent RKM) plug in as described in ``rkmlearn/README.md``.
+* :class:`TensorMultiViewRKM` (Part III, the tensor multi-view classifier), :class:`CommitteeRKM`
+  (its late-fusion / large-N committee) and :class:`SimulatedAnnealingSearch` (Algorithm 2).
+* Part V (recurrent RKM) plugs in as described in ``rkmlearn/README.md``.
 """
 
 from .deep import DeepRKMClassifier
@@ -11,5 +13,9 @@ from .flowchart import AlgorithmChoice, choose_algorithm
 from .kpca import KPCA
 from .multiview import MultiViewKPCA
 from .probabilistic import ProbabilisticKPCA
+from .committee import CommitteeRKM
+from .selection import SimulatedAnnealingSearch
+from .tensor import TensorMultiViewRKM
 
-__all__ = ["KPCA", "MultiViewKPCA", "ProbabilisticKPCA", "AlgorithmChoice", "choose_algorithm", "DeepRKMClassifier"]
+__all__ = ["KPCA", "MultiViewKPCA", "ProbabilisticKPCA", "TensorMultiViewRKM", "CommitteeRKM", "SimulatedAnnealingSearch",
+           "DeepRKMClassifier", "AlgorithmChoice", "choose_algorithm"]

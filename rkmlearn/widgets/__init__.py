@@ -18,6 +18,7 @@ from .plotting import annotate_cells
 from .ppca import PPCAExplorer
 from .rescaling import RescalingExplorer
 from .stiefel_training import StiefelTrainingExplorer
+from .tensor import TensorCouplingExplorer, xor_views
 
 __all__ = [
     "RFFConvergenceExplorer",
@@ -28,4 +29,6 @@ __all__ = [
     "PPCAExplorer",
     "annotate_cells",
     "DeepLatentExplorer",
+    "TensorCouplingExplorer",
+    "xor_views",
 ]

@@ -1,0 +1,338 @@
+r"""Tensor-based multi-view RKM classifiers (Part III, Chapter 8): :class:`TensorMultiViewRKM`.
+
+One estimator covers the paper's four classifiers: the RKM classifier (one view,
+:eq:`eq-tensor-rkm-system`), MV-RKM (``rho = 0``, summed kernels, :eq:`eq-tensor-mv-system`),
+TMV-RKM (``rho = 1``, Hadamard product of kernels = the model tensor, :eq:`eq-tensor-tmv-system`)
+and rho-TMV-RKM in between (:eq:`eq-tensor-rho-system`). The views are
+:class:`~rkmlearn.views.View` objects (uncentred Gram matrices: the bias row takes care of the
+offset); the bordered system is factored ONCE by
+:class:`~rkmlearn.solvers.linear.BorderedSolver` and solved for all ``m`` outputs of the output
+code (:mod:`rkmlearn.models.coding`) together.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, column_or_1d
+
+from .._validation import check_array, check_option, check_scalar_range, check_views
+from ..base import estimator_init
+from ..solvers.linear import BorderedSolver
+from .multiview import MultiViewKPCA
+from .coding import CODINGS, decode_outputs, encode_labels, output_codebook
+
+__all__ = ["TensorMultiViewRKM", "coupled_kernel", "DECISIONS"]
+
+#: The decision rules: eq. (15) ``"add"`` (the training kernel) and eq. (17) ``"mean"`` (beta = 1/V).
+DECISIONS = ("add", "mean")
+
+
+def coupled_kernel(kernels, rho):
+    r"""The rho-coupled kernel ``(1 - rho) sum_v K_v + rho prod_v K_v`` (element-wise product).
+
+    The kernel matrix of :eq:`eq-tensor-rho-system` (before ``1/eta``): ``rho = 0`` is MV-RKM's sum
+    (:eq:`eq-tensor-mv-system`), ``rho = 1`` TMV-RKM's Hadamard product (:eq:`eq-tensor-tmv-system`),
+    the Gram matrix of the model tensor's features ``phi_1 (x) ... (x) phi_V``. Also the test kernel
+    of the ``"add"`` decision rule :eq:`eq-tensor-decision-add` (rectangular ``K_v``).
+
+    Parameters
+    ----------
+    kernels : list of ndarray, each of shape (n, p)
+        One kernel matrix per view (training Gram matrices or test rows).
+    rho : float in [0, 1]
+
+    Returns
+    -------
+    K : ndarray of shape (n, p)
+
+    Examples
+    --------
+    >>> K1, K2 = np.array([[1.0, 2.0]]), np.array([[3.0, 4.0]])
+    >>> coupled_kernel([K1, K2], 0.0), coupled_kernel([K1, K2], 1.0), coupled_kernel([K1, K2], 0.5)
+    (array([[4., 6.]]), array([[3., 8.]]), array([[3.5, 7. ]]))
+    """
+    rho = check_scalar_range(rho, "rho", low=0.0, high=1.0, low_inclusive=True)
+    if not kernels:
+        raise ValueError("kernels must hold at least one kernel matrix (one per view).")
+    total, product = np.array(kernels[0], dtype=np.float64), np.array(kernels[0], dtype=np.float64)
+    for K in kernels[1:]:
+        total += K
+        product *= K
+    if rho == 0.0:  # exactly MV-RKM's sum (0 * prod could still be nan/inf)
+        return total
+    if rho == 1.0:  # exactly TMV-RKM's product
+        return product
+    total *= 1.0 - rho
+    total += rho * product
+    return total
+
+
+class TensorMultiViewRKM(ClassifierMixin, BaseEstimator):
+    r"""rho-Tensor multi-view RKM classifier (rho-TMV-RKM), with MV-RKM and TMV-RKM as its ends.
+
+    Views ``v = 1..V`` of the same ``N`` samples share the hidden features ``h`` (one per sample
+    and output). Objective :eq:`eq-tensor-rho-objective` couples per-view weights ``w_v`` (late
+    fusion, weight ``1 - rho``) and a model tensor ``W`` on the outer product of the view features
+    (early fusion, weight ``rho``). Eliminating the weights gives, per output ``l``, the bordered
+    system :eq:`eq-tensor-rho-system`
+
+    ``[[K_rho / eta + lam I, tau 1], [1^T, 0]] [y (.) h; b] = [tau y; 0]``,
+    ``K_rho = (1 - rho) sum_v Omega_v + rho prod_v Omega_v``, ``tau = (1 - rho) V + rho``,
+
+    whose matrix is shared by all outputs: it is factored once and solved for the ``m`` columns of
+    the coded targets together. ``rho = 0`` is MV-RKM (:eq:`eq-tensor-mv-system`), ``rho = 1``
+    TMV-RKM (:eq:`eq-tensor-tmv-system`), one view the RKM classifier (:eq:`eq-tensor-rkm-system`;
+    an LS-SVM with ``gamma = 1/lam`` when ``eta = 1``).
+
+    Parameters
+    ----------
+    kernels : list, str, Kernel or None, default=None
+        One kernel per view (str, :class:`~rkmlearn.kernels.Kernel` or callable, ``None`` entries:
+        linear); a single str / Kernel is used in every view; ``None``: linear in every view.
+    rho : float in [0, 1], default=0.5
+        Tensor coupling: 0 = MV-RKM (late fusion), 1 = TMV-RKM (early fusion).
+    lam : float > 0, default=1.0
+        ``lambda``, the weight of ``-lambda/2 sum h^2``.
+    eta : float > 0, default=1.0
+        ``eta``, the weight of the regularisation of ``w_v`` and ``W``.
+    decision : {"add", "mean"}, default="add"
+        ``"add"``: :eq:`eq-tensor-decision-add` (the coupled kernel); ``"mean"``:
+        :eq:`eq-tensor-decision-mean` (the mean of the per-view terms, ``beta_v = 1/V``).
+    coding : {"ova", "moc"}, default="ova"
+        Output code of more than two classes, :eq:`eq-tensor-codes`
+        (:func:`~rkmlearn.models.coding.output_codebook`).
+    feature_maps : list or None, default=None
+        Explicit feature maps per view (``None`` entries for kernel views); needed by
+        :meth:`primal_weights` and :meth:`primal_decision_function`.
+    view_sizes : list of int or None, default=None
+        Columns per view when the views come as ONE array ``np.hstack(Xs)`` (e.g. from
+        scikit-learn's ``cross_val_score`` or ``GridSearchCV``, which index a single ``X``); ``None``:
+        one array is one view.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+    codebook_ : ndarray of shape (n_classes, m)
+        The codewords (``+-1``) of the classes.
+    dual_coef_ : ndarray of shape (N, m)
+        ``y (.) h`` per output (the ``alpha`` of the dual classifier).
+    h_ : ndarray of shape (N, m)
+        Hidden features ``h`` (``= y (.) dual_coef_``).
+    intercept_ : ndarray of shape (m,)
+        Biases ``b``.
+    tau_ : float
+        ``(1 - rho) V + rho``.
+    views_ : list of View
+    n_views_ : int
+    n_features_in_ : list of int or int
+        Columns per view; an int (all columns) when ``fit`` was given one array.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from rkmlearn import TensorMultiViewRKM
+    >>> rng = np.random.default_rng(0)
+    >>> y = np.repeat([0, 1, 2], 20)
+    >>> Xs = [y[:, None] + 0.3 * rng.normal(size=(60, 2)), -y[:, None] + 0.3 * rng.normal(size=(60, 3))]
+    >>> model = TensorMultiViewRKM(kernels="rbf", rho=0.5, lam=0.1).fit(Xs, y)
+    >>> model.classes_, model.decision_function(Xs).shape, model.score(Xs, y)
+    (array([0, 1, 2]), (60, 3), 1.0)
+    """
+
+    __init__ = estimator_init(
+        {"kernels": None},
+        {"rho": 0.5, "lam": 1.0, "eta": 1.0, "decision": "add", "coding": "ova", "feature_maps": None,
+         "view_sizes": None},
+    )
+
+    # -- parameters and input ----------------------------------------------------------------
+    def _check_params(self):
+        check_scalar_range(self.rho, "rho", low=0.0, high=1.0, low_inclusive=True)
+        check_scalar_range(self.lam, "lam", low=0.0)
+        check_scalar_range(self.eta, "eta", low=0.0)
+        check_option(self.decision, "decision", DECISIONS)
+        check_option(self.coding, "coding", CODINGS)
+
+    def _as_views(self, Xs, name="Xs"):
+        """A list of views and whether ONE array was given.
+
+        A list / tuple of 2-D arrays is the views. Anything else is one 2-D array: one view (the
+        RKM classifier), or, with ``view_sizes``, its column blocks (what scikit-learn's CV tools
+        pass around).
+        """
+        if isinstance(Xs, (list, tuple)) and len(Xs) > 0 and all(np.ndim(X) == 2 for X in Xs):
+            return check_views(Xs, name), False
+        X = check_array(Xs, "X")
+        if self.view_sizes is None:
+            return [X], True
+        sizes = self.view_sizes
+        if not isinstance(sizes, (list, tuple)) or not sizes or any(
+                isinstance(d, bool) or not isinstance(d, (int, np.integer)) or d < 1 for d in sizes):
+            raise ValueError(f"view_sizes must be a list of positive integers (columns per view) or None; got {sizes!r}.")
+        if sum(sizes) != X.shape[1]:
+            raise ValueError(
+                f"view_sizes sum to {sum(sizes)} columns but X has {X.shape[1]}; give the number of columns of "
+                "each view, in order, e.g. view_sizes=[76, 216, 64, 240, 47, 6] for np.hstack(mfeat views)."
+            )
+        return np.split(X, np.cumsum(sizes)[:-1], axis=1), True
+
+    def _make_views(self, n_views):
+        """One unfitted View per view; the per-view checks are MultiViewKPCA's (dual setting)."""
+        kernels = self.kernels
+        if kernels is not None and not isinstance(kernels, (list, tuple)):
+            kernels = [kernels] * n_views  # one kernel for every view
+        return MultiViewKPCA(kernels=kernels, feature_maps=self.feature_maps)._make_views(n_views)
+
+    # -- fit -----------------------------------------------------------------------------------
+    def fit(self, Xs, y):
+        """Solve :eq:`eq-tensor-rho-system` for every output of the code, with one factorisation.
+
+        Parameters
+        ----------
+        Xs : list of array-like, each of shape (N, d_v), or one array (one view)
+        y : array-like of shape (N,)
+            Class labels (at least two classes).
+
+        Returns
+        -------
+        self : TensorMultiViewRKM
+        """
+        self._check_params()
+        Xs, single = self._as_views(Xs)
+        if y is None:
+            raise ValueError("y: this classifier requires y to be passed, but the target y is None; pass the class labels.")
+        y = np.asarray(y)
+        if y.ndim == 2 and y.shape[1] == 1:
+            y = column_or_1d(y, warn=True)
+        if y.ndim != 1:
+            raise ValueError(f"y must be a 1-D array of class labels; got shape {y.shape}.")
+        check_classification_targets(y)
+        n = Xs[0].shape[0]
+        if y.shape[0] != n:
+            raise ValueError(
+                f"y has {y.shape[0]} labels but Xs has {n} samples; pass one label per sample."
+            )
+        self.classes_, y_index = np.unique(y, return_inverse=True)
+        if len(self.classes_) < 2:
+            raise ValueError(
+                f"y has only one class ({self.classes_[0]!r}); a classifier needs at least two classes in y."
+            )
+        self.codebook_ = output_codebook(len(self.classes_), self.coding)
+        Y = encode_labels(y_index, self.codebook_)
+        self.views_ = [view.fit(X, name=f"Xs[{v}]") for v, (view, X) in enumerate(zip(self._make_views(len(Xs)), Xs))]
+        self.n_views_ = len(Xs)
+        # one array given: scikit-learn's int; a list of views: one int per view
+        self.n_features_in_ = sum(X.shape[1] for X in Xs) if single else [X.shape[1] for X in Xs]
+        rho, eta, lam = float(self.rho), float(self.eta), float(self.lam)
+        self.tau_ = (1.0 - rho) * self.n_views_ + rho
+        M = coupled_kernel([view.gram() for view in self.views_], rho) / eta
+        M[np.diag_indices_from(M)] += lam
+        ones = np.ones(n)
+        solver = BorderedSolver(M, self.tau_ * ones, ones, name="K_rho / eta + lam I")
+        alpha, b = solver.solve(self.tau_ * Y)  # all m outputs with one factorisation
+        self.dual_coef_, self.intercept_ = alpha, b[0]
+        self.h_ = Y * alpha
+        return self
+
+    # -- inference -----------------------------------------------------------------------------
+    def _check_views_in(self, Xs):
+        check_is_fitted(self, "dual_coef_")
+        Xs, single = self._as_views(Xs)
+        if len(Xs) != self.n_views_:
+            raise ValueError(
+                f"Xs has {len(Xs)} view(s) but the model was fitted on {self.n_views_}; pass a list of "
+                f"{self.n_views_} arrays, one per view, in the order used in fit."
+            )
+        if single and self.n_views_ > 1:  # column blocks of one X (view_sizes): X's columns checked above
+            return [view.check_input(X, f"X (view {v})", estimator=self) for v, (view, X) in enumerate(zip(self.views_, Xs))]
+        names = ["X"] if single else [f"Xs[{v}]" for v in range(len(Xs))]
+        return [view.check_input(X, name, estimator=self) for name, view, X in zip(names, self.views_, Xs)]
+
+    def _outputs(self, Xs):
+        """Output values (n, m) of validated views: :eq:`eq-tensor-decision-add` / :eq:`eq-tensor-decision-mean`."""
+        rows = [view.kernel_rows(X) for view, X in zip(self.views_, Xs)]
+        if self.decision == "add":
+            K = coupled_kernel(rows, self.rho)
+        else:
+            K = sum(rows[1:], rows[0].copy()) / self.n_views_
+        return K @ self.dual_coef_ / self.eta + self.intercept_
+
+    def decision_function(self, Xs):
+        """Output values before the sign: (n,) for two classes (positive: ``classes_[1]``), else (n, m).
+
+        ``"add"``: :eq:`eq-tensor-decision-add`; ``"mean"``: :eq:`eq-tensor-decision-mean`. For
+        ``coding="ova"`` column ``l`` scores class ``classes_[l]``; for ``"moc"`` it is bit ``l``.
+        """
+        F = self._outputs(self._check_views_in(Xs))
+        return F[:, 0] if F.shape[1] == 1 else F
+
+    def predict(self, Xs):
+        """Class of the nearest codeword to the outputs (:func:`~rkmlearn.models.coding.decode_outputs`)."""
+        F = self._outputs(self._check_views_in(Xs))
+        return self.classes_[decode_outputs(F, self.codebook_)]
+
+    # -- primal side ---------------------------------------------------------------------------
+    def _training_features(self):
+        check_is_fitted(self, "dual_coef_")
+        missing = [v for v, view in enumerate(self.views_) if not view.explicit]
+        if missing:
+            raise ValueError(
+                f"the primal weights need explicit features in every view; views {missing} have kernels. "
+                "Pass feature_maps=[IdentityFeatures(), RandomFourierFeatures(...), ...]."
+            )
+        return [view.centred_features() + view.feature_mean_ for view in self.views_]
+
+    def primal_weights(self, *, max_tensor_size=1_000_000):
+        """The primal weights of the stationarity conditions :eq:`eq-tensor-rho-stationarity`.
+
+        ``w_v = (1/eta) Phi_v^T (y (.) h)`` per view and the model tensor
+        ``W = (1/eta) sum_k (y_k h_k) phi_1(x_k) (x) ... (x) phi_V(x_k)``, per output.
+
+        Parameters
+        ----------
+        max_tensor_size : int, default=1_000_000
+            ``W`` has ``d_1 ... d_V m`` entries; above this it is not formed (``None``).
+
+        Returns
+        -------
+        w : list of ndarray of shape (d_v, m)
+        W : ndarray of shape (d_1, ..., d_V, m) or None
+        """
+        Phis = self._training_features()
+        A = self.dual_coef_ / self.eta
+        w = [Phi.T @ A for Phi in Phis]
+        size = int(np.prod([Phi.shape[1] for Phi in Phis])) * A.shape[1]
+        if size > max_tensor_size:
+            return w, None
+        letters = "abcdefghijklmnopqrstuvwxy"[: len(Phis)]
+        spec = ",".join(f"k{c}" for c in letters) + ",kz->" + letters + "z"
+        return w, np.einsum(spec, *Phis, A, optimize=True)
+
+    def primal_decision_function(self, Xs, *, max_tensor_size=1_000_000):
+        """Output values from the primal weights: :eq:`eq-tensor-decision-add-primal` / :eq:`eq-tensor-decision-mean-primal`.
+
+        Equal to :meth:`decision_function` (the dual form) up to rounding; needs explicit features
+        in every view and, for ``decision="add"`` with ``rho > 0``, a model tensor of at most
+        ``max_tensor_size`` entries.
+        """
+        Xs = self._check_views_in(Xs)
+        w, W = self.primal_weights(max_tensor_size=max_tensor_size)
+        Phis = [view.feature_map_.transform(X) for view, X in zip(self.views_, Xs)]
+        per_view = sum(Phi @ wv for Phi, wv in zip(Phis, w))
+        if self.decision == "mean":
+            F = per_view / self.n_views_
+        else:
+            F = (1.0 - self.rho) * per_view
+            if self.rho > 0:
+                if W is None:
+                    raise ValueError(
+                        f"the model tensor W has more than max_tensor_size={max_tensor_size} entries; raise "
+                        "max_tensor_size or use fewer features (the dual decision_function needs no W)."
+                    )
+                letters = "abcdefghijklmnopqrstuvwxy"[: len(Phis)]
+                spec = ",".join(f"t{c}" for c in letters) + "," + letters + "z->tz"
+                F = F + self.rho * np.einsum(spec, *Phis, W, optimize=True)
+        F = F + self.intercept_
+        return F[:, 0] if F.shape[1] == 1 else F
