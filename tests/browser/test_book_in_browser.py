@@ -42,6 +42,7 @@ import os
 import re
 import shutil
 import threading
+import urllib.parse
 import time
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -199,6 +200,15 @@ async def _open(context, url: str, visit: PageVisit):
 
     page.on("response", response)
     await page.goto(url, wait_until="load")
+    # A redirect page (index.html: <meta http-equiv="Refresh" content="0; url=...">) navigates
+    # again right after its load event: wait for the target's load, or the checks below race
+    # the navigation (a MathJax config object whose startup promise does not exist yet).
+    served = HTML / urlsplit(url).path.lstrip("/")
+    refresh = re.search(r'http-equiv="Refresh" content="0; url=([^"]+)"',
+                        served.read_text(errors="replace")) if served.is_file() else None
+    if refresh:
+        target = urllib.parse.urljoin(url, refresh.group(1))
+        await page.wait_for_url(target, wait_until="load")
     # MathJax (where the page loads it) and the widget manager render after the load event.
     await page.wait_for_function(
         "() => !window.MathJax || (window.MathJax.startup && window.MathJax.startup.promise)")
