@@ -8,7 +8,7 @@ __version__ = "0.1.0"
 from . import datasets, features, forecasting, kernels, level, models, preimage, solvers, views
 from .forecasting import NARForecaster, RecursiveForecaster
 from .level import Level, solve_level
-from .models import KPCA, AlgorithmChoice, MultiViewKPCA, ProbabilisticKPCA, choose_algorithm
+from .models import KPCA, AlgorithmChoice, MultiViewKPCA, ProbabilisticKPCA, RecurrentRKM, choose_algorithm
 from .views import View
 
 __all__ = [
@@ -25,6 +25,7 @@ __all__ = [
     "KPCA",
     "MultiViewKPCA",
     "ProbabilisticKPCA",
+    "RecurrentRKM",
     "NARForecaster",
     "RecursiveForecaster",
     "AlgorithmChoice",

@@ -11,6 +11,7 @@ CORE_MODULES = [
     "rkmlearn.solvers.linear", "rkmlearn.solvers.stiefel", "rkmlearn.solvers.subspace",
     "rkmlearn.models.kpca", "rkmlearn.models.multiview", "rkmlearn.models.probabilistic",
     "rkmlearn.models.ppca_sampling", "rkmlearn.models.flowchart",
+    "rkmlearn.models.latent_dynamics", "rkmlearn.models.recurrent",
 ]
 
 

@@ -9,5 +9,6 @@ from .flowchart import AlgorithmChoice, choose_algorithm
 from .kpca import KPCA
 from .multiview import MultiViewKPCA
 from .probabilistic import ProbabilisticKPCA
+from .recurrent import RecurrentRKM
 
-__all__ = ["KPCA", "MultiViewKPCA", "ProbabilisticKPCA", "AlgorithmChoice", "choose_algorithm"]
+__all__ = ["KPCA", "MultiViewKPCA", "ProbabilisticKPCA", "RecurrentRKM", "AlgorithmChoice", "choose_algorithm"]
