@@ -15,6 +15,7 @@ from .duality import FenchelYoungExplorer, fenchel_young_sides
 from .kernels import RFFConvergenceExplorer
 from .plotting import annotate_cells
 from .ppca import PPCAExplorer
+from .recurrent import RecurrentAblationExplorer
 from .rescaling import RescalingExplorer
 from .stiefel_training import StiefelTrainingExplorer
 
@@ -25,5 +26,6 @@ __all__ = [
     "RescalingExplorer",
     "StiefelTrainingExplorer",
     "PPCAExplorer",
+    "RecurrentAblationExplorer",
     "annotate_cells",
 ]
