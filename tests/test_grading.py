@@ -264,6 +264,7 @@ HALF_WRONG_FAILS_ONLY = {
     "ch05_imputation": "dual",
     "ch06_ppca": "sigma2_ml",
     "ch07_sampling": "smoother",
+    "ch10_recurrent": "latent_step",
 }
 
 
