@@ -253,3 +253,26 @@ def test_no_warning_on_clean_fit(series):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         fit(series).forecast(10)
+
+
+def test_window_embedding(series):
+    """window=q: the kernel sees windows (y_{t-q+1}, ..., y_t); the forecast is a window's last value."""
+    q = 4
+    model = fit(series, window=q, kernel_params={"sigma": 2.0})
+    Z = (series - model.mean_[0]) / model.scale_[0]
+    windows = np.lib.stride_tricks.sliding_window_view(Z, q)
+    assert np.array_equal(model.view_.X_, windows)
+    assert model.H_.shape == (series.size - q + 1, 4)
+    f = model.forecast(5)
+    assert f.shape == (5,) and np.all(np.isfinite(f))
+    # the pre-image of a training latent is the last value of a weighted mean of training windows
+    h = model.H_[[20]]
+    view = model.view_
+    r, g = view.centerer_.row_means_, view.centerer_.grand_mean_
+    alpha = h @ model.H_.T
+    ref = kernel_smoother(alpha @ view.centred_gram(), view.X_, view.centerer_, mean_term=alpha @ (r - g))
+    assert np.allclose(model.preimage_of(h)[:, 0], ref[:, -1] * model.scale_[0] + model.mean_[0], atol=1e-10)
+    with pytest.raises(ValueError, match="window"):
+        RecurrentRKM(2, window=0).fit(series)
+    with pytest.raises(ValueError, match="window"):
+        RecurrentRKM(2, lag_weights="indicator", p=3, window=146).fit(series)
