@@ -276,3 +276,13 @@ def test_window_embedding(series):
         RecurrentRKM(2, window=0).fit(series)
     with pytest.raises(ValueError, match="window"):
         RecurrentRKM(2, lag_weights="indicator", p=3, window=146).fit(series)
+
+
+def test_estimator_parameters_and_clone(series):
+    from sklearn.base import clone
+
+    model = RecurrentRKM(3, lag_weights="indicator", p=2, preimage="krr", window=2)
+    assert model.get_params()["p"] == 2 and model.get_params()["window"] == 2
+    copy = clone(model)
+    assert copy.get_params() == model.get_params()
+    assert np.array_equal(clone(model).fit(series).forecast(5), model.fit(series).forecast(5))
