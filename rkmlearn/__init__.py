@@ -9,7 +9,7 @@ from . import datasets, features, forecasting, kernels, level, models, preimage,
 from .forecasting import NARForecaster, RecursiveForecaster
 from .level import Level, solve_level
 from .models import (KPCA, AlgorithmChoice, DeepRKMClassifier, MultiViewKPCA, ProbabilisticKPCA,
-                     TensorMultiViewRKM, choose_algorithm)
+                     RecurrentRKM, TensorMultiViewRKM, choose_algorithm)
 from .views import View
 
 __all__ = [
@@ -27,6 +27,7 @@ __all__ = [
     "MultiViewKPCA",
     "ProbabilisticKPCA",
     "TensorMultiViewRKM",
+    "RecurrentRKM",
     "NARForecaster",
     "RecursiveForecaster",
     "AlgorithmChoice",

@@ -5,7 +5,7 @@
   (Part IV).
 * :class:`TensorMultiViewRKM` (Part III, the tensor multi-view classifier), :class:`CommitteeRKM`
   (its late-fusion / large-N committee) and :class:`SimulatedAnnealingSearch` (Algorithm 2).
-* Part V (recurrent RKM) plugs in as described in ``rkmlearn/README.md``.
+* :class:`RecurrentRKM` (Part V, the recurrent RKM forecaster).
 """
 
 from .deep import DeepRKMClassifier
@@ -14,8 +14,9 @@ from .kpca import KPCA
 from .multiview import MultiViewKPCA
 from .probabilistic import ProbabilisticKPCA
 from .committee import CommitteeRKM
+from .recurrent import RecurrentRKM
 from .selection import SimulatedAnnealingSearch
 from .tensor import TensorMultiViewRKM
 
 __all__ = ["KPCA", "MultiViewKPCA", "ProbabilisticKPCA", "TensorMultiViewRKM", "CommitteeRKM", "SimulatedAnnealingSearch",
-           "DeepRKMClassifier", "AlgorithmChoice", "choose_algorithm"]
+           "DeepRKMClassifier", "RecurrentRKM", "AlgorithmChoice", "choose_algorithm"]

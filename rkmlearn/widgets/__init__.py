@@ -16,6 +16,7 @@ from .duality import FenchelYoungExplorer, fenchel_young_sides
 from .kernels import RFFConvergenceExplorer
 from .plotting import annotate_cells
 from .ppca import PPCAExplorer
+from .recurrent import RecurrentAblationExplorer
 from .rescaling import RescalingExplorer
 from .stiefel_training import StiefelTrainingExplorer
 from .tensor import TensorCouplingExplorer, xor_views
@@ -27,6 +28,7 @@ __all__ = [
     "RescalingExplorer",
     "StiefelTrainingExplorer",
     "PPCAExplorer",
+    "RecurrentAblationExplorer",
     "annotate_cells",
     "DeepLatentExplorer",
     "TensorCouplingExplorer",

@@ -1,0 +1,291 @@
+r"""The recurrent RKM (Pandey et al., 2022): latent dynamics for time-series forecasting (Part V).
+
+Training is one RKM level with a coupling (:eq:`eq-rrkm-eig`): the ``s`` leading eigenpairs of
+``K + A``, ``K`` the centred kernel matrix of the training steps and ``A`` the banded Toeplitz
+matrix of the lag weights (:mod:`rkmlearn.models.latent_dynamics`), through
+:func:`rkmlearn.level.solve_level` with ``coupling=A``. Forecasting runs the latent recursion
+:eq:`eq-rrkm-recursion` and maps each new latent to the input space by a pre-image of
+:eq:`eq-rrkm-feature` (kernel smoother or kernel ridge regression), one step at a time in the
+loop of :class:`rkmlearn.forecasting.RecursiveForecaster`.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+from sklearn.utils.validation import check_is_fitted
+
+from .._validation import check_array, check_option, check_scalar_range
+from ..base import LEVEL_DEFAULTS, LEVEL_OPTIONS, check_parameters, estimator_init
+from ..forecasting import RecursiveForecaster
+from ..kernels import RBF, squared_euclidean_distances
+from ..level import solve_level
+from ..preimage import kernel_smoother
+from ..views import View
+from .latent_dynamics import (
+    LAG_FAMILIES,
+    is_psd,
+    krr_fit,
+    krr_predict,
+    lag_matrix,
+    lag_weights,
+    latent_step,
+)
+
+__all__ = ["RecurrentRKM", "PREIMAGES", "PSD_CHECKS"]
+
+#: Pre-image methods of :eq:`eq-rrkm-feature`: the kernel smoother, or kernel ridge regression from
+#: latent to input space (:eq:`eq-rrkm-krr`).
+PREIMAGES = ("smoother", "krr")
+#: What :meth:`RecurrentRKM.fit` does when ``K + A`` is indefinite.
+PSD_CHECKS = ("ignore", "warn", "raise")
+#: The recursion divides by ``a_p``: a weight ``<= A_P_RTOL * max|a|`` counts as zero.
+A_P_RTOL = 1e-8
+
+
+def _check_series(series):
+    X = check_array(series, "series", ensure_2d=False)
+    if X.ndim == 1:
+        X = X[:, None]
+    return X
+
+
+class RecurrentRKM(RecursiveForecaster):
+    r"""Recurrent Restricted Kernel Machine for time-series forecasting (Part V, Chapter 10).
+
+    **Training** (:eq:`eq-rrkm-eig`): the series ``x_1, ..., x_T`` (standardised with its training
+    mean and standard deviation) is one view of ``T`` samples; ``H`` (T, s) holds the ``s``
+    leading eigenvectors of ``K + A``, ``K`` the centred kernel matrix and ``A_{t,t'} =
+    a_{|t - t'|}`` (``|t - t'| <= p``) built from the lag weights of :eq:`eq-rrkm-objective`.
+
+    **Forecasting**: the latent recursion :eq:`eq-rrkm-recursion` gives ``h_{T+m}`` from the
+    ``2p`` latents before it (``O(p s + s^2)`` per step), then :eq:`eq-rrkm-feature` gives
+    ``phi(x_{T+m}) = sum_t phi(x_t) h_t^T h_{T+m}`` and a pre-image maps it to the input space:
+    the kernel smoother (:func:`rkmlearn.preimage.kernel_smoother`, ``O(T d)`` per step) or
+    kernel ridge regression from latent to input space (:eq:`eq-rrkm-krr`, trained once on the
+    pairs ``(h_t, x_t)``: ``O(T^3)`` at fit, ``O(T (s + d))`` per step).
+
+    **Positive semi-definiteness.** The eigenvalues of ``K + A`` are real (both matrices are
+    symmetric) and non-negative when ``K + A`` is PSD, which holds when ``A`` is: the Gaussian
+    weights make ``A`` a Gram matrix of the Gaussian kernel on the time indices when ``p >= T - 1``
+    (no truncation); truncated (``p < T - 1``), or with the indicator weights (``a_0 = 0``, so
+    ``trace(A) = 0`` and ``A`` is indefinite), ``K + A`` may be indefinite. ``psd`` says what
+    :meth:`fit` does then; the leading eigenpairs are computed either way.
+
+    Parameters
+    ----------
+    n_components : int, default=2
+        ``s``, the latent dimension, ``1 <= s <= T - 1``.
+    kernel : str, Kernel or callable, default="rbf"
+        Kernel on the (standardised) time steps; ``kernel_params`` e.g. ``{"sigma": 1.0}``
+        (``sigma_x``).
+    kernel_params : dict or None, default=None
+    lag_weights : {"gaussian", "indicator"} or array-like of shape (p + 1,), default="gaussian"
+        The family of :eq:`eq-rrkm-objective`, or the weights ``a_0, ..., a_p`` themselves.
+    p : int, default=1
+        The lag, ``p >= 1`` (ignored for explicit weights: their length is ``p + 1``).
+        The recursion divides by ``a_p``, which must not be 0.
+    sigma_t : float, default=1.0
+        Time bandwidth of the Gaussian weights, ``> 0``.
+    window : int, default=1
+        Delay embedding, ``>= 1``: the time step ``x_t`` that the kernel sees is the window
+        ``(y_{t-window+1}, ..., y_t)`` of the (standardised) series ``y``; the pre-image of a latent
+        is such a window, whose last value is the forecast. ``window=1`` is the paper's model
+        (one value per time step).
+    preimage : {"smoother", "krr"}, default="smoother"
+    preimage_sigma : float or None, default=None
+        Bandwidth of the RBF kernel on the latents for ``preimage="krr"``; None: the median
+        distance between training latents.
+    preimage_alpha : float, default=1e-3
+        Ridge of the kernel ridge regression pre-image, ``> 0``.
+    psd : {"ignore", "warn", "raise"}, default="ignore"
+        ``"warn"`` / ``"raise"``: test ``K + A`` for positive semi-definiteness
+        (:func:`~rkmlearn.models.latent_dynamics.is_psd`, a Cholesky factorisation) and warn /
+        raise a ``ValueError`` when it is indefinite. ``"ignore"`` skips the test (``psd_`` is None).
+    eigen_solver : {"auto", "dense", "arpack"}, default="auto"
+    random_state : int, RandomState, Generator or None, default=None
+        Seeds ARPACK's start vector.
+
+    Attributes
+    ----------
+    view_ : View
+        The fitted view of the standardised training steps (``view_.X_``, ``view_.centerer_``).
+    level_ : Level
+        The solved level: ``level_.H`` = ``H_``, ``level_.scores[0]`` = ``K H``.
+    H_ : ndarray of shape (T, s)
+        Training latents ``h_t`` (rows), ``H^T H = I``.
+    eigenvalues_ : ndarray of shape (s,)
+        The ``s`` largest eigenvalues of ``K + A`` (the diagonal of ``Lambda``).
+    a_ : ndarray of shape (p + 1,)
+        Lag weights.
+    A_ : ndarray of shape (T, T)
+        The coupling matrix.
+    M_ : ndarray of shape (s, s)
+        ``H^T A H``, the matrix of the recursion.
+    psd_ : bool or None
+        Whether ``K + A`` is PSD (None when ``psd="ignore"``).
+    mean_, scale_ : ndarray of shape (d,)
+        Training statistics of the standardisation.
+    last_latents_ : ndarray of shape (2p, s)
+        ``h_{T-2p+1}, ..., h_T``: the start of the recursion.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from rkmlearn.models import RecurrentRKM
+    >>> x = np.sin(2 * np.pi * np.arange(120) / 20)
+    >>> model = RecurrentRKM(2, kernel_params={"sigma": 1.0}, lag_weights="indicator", p=1).fit(x)
+    >>> model.forecast(5).shape
+    (5,)
+    """
+
+    __init__ = estimator_init(
+        {"n_components": 2},
+        {"kernel": "rbf", "kernel_params": None, "lag_weights": "gaussian", "p": 1, "sigma_t": 1.0,
+         "window": 1, "preimage": "smoother", "preimage_sigma": None, "preimage_alpha": 1e-3, "psd": "ignore",
+         "eigen_solver": LEVEL_DEFAULTS["eigen_solver"], "random_state": None},
+    )
+    _fitted = "H_"
+
+    def _weights(self):
+        if isinstance(self.lag_weights, str):
+            check_option(self.lag_weights, "lag_weights", LAG_FAMILIES)
+            a = lag_weights(self.lag_weights, self.p, self.sigma_t)
+        else:
+            a = check_array(self.lag_weights, "lag_weights", ensure_2d=False)
+            if a.ndim != 1 or a.shape[0] < 2:
+                raise ValueError(
+                    f"lag_weights must be 'gaussian', 'indicator' or a 1-D array a_0, ..., a_p with p >= 1; "
+                    f"got shape {a.shape}."
+                )
+        if not abs(a[-1]) > A_P_RTOL * np.abs(a).max():
+            raise ValueError(
+                f"the last lag weight a_p = {a[-1]:.3g} is zero (<= {A_P_RTOL:g} max|a|): the recursion (eq-rrkm-recursion) divides "
+                "by a_p. Increase sigma_t or decrease p (Gaussian weights), or pass weights with a_p != 0."
+            )
+        return a
+
+    def fit(self, series, y=None):
+        """Fit on a training series (:eq:`eq-rrkm-eig`).
+
+        Parameters
+        ----------
+        series : array-like of shape (T,) or (T, d)
+            Finite values, at least ``2p`` (and ``s + 1``) time steps.
+        y : ignored
+
+        Returns
+        -------
+        self
+        """
+        X = _check_series(series)
+        a = self._weights()
+        p = a.shape[0] - 1
+        q = check_scalar_range(self.window, "window", low=1, low_inclusive=True, integer=True)
+        T = X.shape[0] - q + 1  # time steps (windows) the model sees
+        if T < max(2 * p, 2):
+            raise ValueError(
+                f"series has {X.shape[0]} values, {T} time steps of window={q}, but the recursion starts "
+                f"from the last 2p = {2 * p} latents. Pass at least {max(2 * p, 2) + q - 1} values or "
+                "decrease p (or window)."
+            )
+        preimage = check_option(self.preimage, "preimage", PREIMAGES)
+        psd = check_option(self.psd, "psd", PSD_CHECKS)
+        opts = check_parameters({"eigen_solver": self.eigen_solver}, LEVEL_OPTIONS)
+        self.mean_ = X.mean(axis=0)
+        self.scale_ = X.std(axis=0)
+        if np.any(self.scale_ == 0.0):
+            raise ValueError("series is constant (standard deviation 0); nothing to forecast.")
+        Z = (X - self.mean_) / self.scale_
+        if q > 1:  # rows (z_{t-q+1}, ..., z_t), flattened oldest first
+            Z = np.lib.stride_tricks.sliding_window_view(Z, q, axis=0).transpose(0, 2, 1).reshape(T, -1)
+        self.view_ = View(kernel=self.kernel, kernel_params=self.kernel_params).fit(Z, name="series")
+        self.a_ = a
+        self.A_ = lag_matrix(a, T)
+        self.level_ = solve_level([self.view_], self.n_components, coupling=self.A_, keep_matrix=psd != "ignore",
+                                  random_state=self.random_state, name=type(self).__name__, **opts)
+        self.H_ = self.level_.H
+        self.eigenvalues_ = self.level_.eigenvalues
+        self.M_ = self.H_.T @ (self.A_ @ self.H_)
+        self.M_ = 0.5 * (self.M_ + self.M_.T)
+        self.psd_ = None
+        if psd != "ignore":
+            self.psd_ = is_psd(self.level_.matrix)
+            if not self.psd_:
+                message = (
+                    "K + A is indefinite (psd check): its eigenvalues are real but some are negative. Use "
+                    "lag_weights='gaussian' with p >= T - 1 (A is then PSD), a smaller sigma_t, or psd='ignore'."
+                )
+                if psd == "raise":
+                    raise ValueError(message)
+                warnings.warn(message, UserWarning, stacklevel=2)
+        self.last_latents_ = self.H_[T - 2 * p:].copy()
+        self._E = self.level_.scores[0]
+        centerer = self.view_.centerer_
+        self._mean_row = self.H_.T @ (centerer.row_means_ - centerer.grand_mean_)  # mu^T phi_c = (H h)^T (r - g)
+        if preimage == "krr":
+            alpha = check_scalar_range(self.preimage_alpha, "preimage_alpha", low=0.0)
+            if self.preimage_sigma is None:
+                D = squared_euclidean_distances(self.H_)
+                sigma = float(np.sqrt(np.median(D[np.triu_indices(T, 1)])))
+            else:
+                sigma = check_scalar_range(self.preimage_sigma, "preimage_sigma", low=0.0)
+            self.preimage_kernel_ = RBF(sigma)
+            self.preimage_weights_ = krr_fit(self.H_, Z, self.preimage_kernel_, alpha)
+        self.n_features_in_ = X.shape[1]
+        return self
+
+    def _preimage_standardised(self, h):
+        if self.preimage == "krr":
+            return krr_predict(h, self.H_, self.preimage_weights_, self.preimage_kernel_)
+        return kernel_smoother(h @ self._E.T, self.view_.X_, self.view_.centerer_, mean_term=h @ self._mean_row)
+
+    def preimage_of(self, latents):
+        """Input-space values of latents, the pre-image of :eq:`eq-rrkm-feature`, original units.
+
+        Parameters
+        ----------
+        latents : array-like of shape (m, s)
+
+        Returns
+        -------
+        X : ndarray of shape (m, d)
+            The last time step of each pre-image window (the whole pre-image when ``window=1``).
+        """
+        check_is_fitted(self, "H_")
+        latents = check_array(latents, "latents")
+        if latents.shape[1] != self.H_.shape[1]:
+            raise ValueError(f"latents must have n_components = {self.H_.shape[1]} columns; got {latents.shape[1]}.")
+        d = self.mean_.shape[0]
+        return self._preimage_standardised(latents)[:, -d:] * self.scale_ + self.mean_
+
+    def forecast_latents(self, steps):
+        """The latents ``h_{T+1}, ..., h_{T+steps}`` of the recursion :eq:`eq-rrkm-recursion`, shape (steps, s)."""
+        check_is_fitted(self, "H_")
+        steps = check_scalar_range(steps, "steps", low=1, low_inclusive=True, integer=True)
+        window = self.last_latents_.copy()
+        out = np.empty((steps, window.shape[1]))
+        for m in range(steps):  # recursion over time: each latent needs the previous 2p
+            out[m] = latent_step(window, self.M_, self.a_)
+            window = np.vstack([window[1:], out[m]])
+        return out
+
+    def _start(self, history):
+        if history is not None:
+            raise ValueError(
+                "history must be None: a recurrent RKM forecasts from the end of its training series "
+                "(its state is the last 2p training latents). Fit on the longer series instead."
+            )
+        return self.last_latents_.copy()
+
+    def _step(self, window):
+        h = latent_step(window, self.M_, self.a_)
+        x = self._preimage_standardised(h[None, :])[0, -self.mean_.shape[0]:]
+        value = float(x[0]) if x.shape[0] == 1 else x
+        return value, np.vstack([window[1:], h])
+
+    def _finish(self, values):
+        if values.ndim == 1:
+            return values * self.scale_[0] + self.mean_[0]
+        return values * self.scale_ + self.mean_
