@@ -682,6 +682,7 @@ def test_load_mnist_through_the_openml_cache(fake_openml, tmp_path):
     np.testing.assert_array_equal(raw.X_test, pixels[8:])
 
 
+@pytest.mark.filterwarnings("ignore:A network error occurred:UserWarning")  # the simulated outage, retried once
 def test_load_mnist_offline_error_points_to_the_digits(monkeypatch, tmp_path):
     import urllib.error
 
