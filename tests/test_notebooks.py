@@ -219,6 +219,26 @@ def test_toc_notebooks_reads_entries_in_order(tmp_path):
         execute_notebooks.toc_notebooks(toc)
 
 
+def test_stream_outputs_are_joined(notebook):
+    """How printed text is split into messages depends on timing: stored joined, a re-run is the same file."""
+    split = [i for i, c in code_cells(notebook)
+             for a, b in zip(c.outputs, c.outputs[1:])
+             if a.output_type == b.output_type == "stream" and a.name == b.name]
+    assert not split, f"cells {split} hold consecutive stream outputs: execute with `make notebooks`, which joins them"
+
+
+def test_merge_streams_joins_consecutive_outputs_of_one_stream():
+    cell = nbformat.v4.new_code_cell("print(1); print(2)", execution_count=1)
+    cell.outputs = [nbformat.v4.new_output("stream", name="stdout", text="1\n"),
+                    nbformat.v4.new_output("stream", name="stdout", text="2\n"),
+                    nbformat.v4.new_output("stream", name="stderr", text="w\n"),
+                    nbformat.v4.new_output("stream", name="stdout", text="3\n")]
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [cell]
+    execute_notebooks.merge_streams(nb)
+    assert [(o.name, o.text) for o in cell.outputs] == [("stdout", "1\n2\n"), ("stderr", "w\n"), ("stdout", "3\n")]
+
+
 def test_strip_volatile_and_problems():
     nb = nbformat.v4.new_notebook()
     cell = nbformat.v4.new_code_cell("1/0", execution_count=1)

@@ -122,6 +122,25 @@ def strip_volatile(nb: nbformat.NotebookNode) -> None:
             cell.metadata.pop(key, None)
 
 
+def merge_streams(nb: nbformat.NotebookNode) -> None:
+    """Join consecutive stream outputs of one cell (same stream) into one output.
+
+    How the kernel splits printed text into messages depends on timing (a loop that prints as it
+    goes); joined, the stored file is the same on every run, and nbval, which joins them too,
+    compares the same text.
+    """
+    for cell in nb.cells:
+        merged = []
+        for output in cell.get("outputs", []):
+            if (merged and output.output_type == "stream" and merged[-1].output_type == "stream"
+                    and merged[-1].name == output.name):
+                merged[-1].text += output.text
+            else:
+                merged.append(output)
+        if "outputs" in cell:
+            cell.outputs = merged
+
+
 def problems(nb: nbformat.NotebookNode) -> tuple[list[str], list[str]]:
     """Return (errors, stderr warnings) found in the outputs of an executed notebook."""
     errors, warnings = [], []
@@ -166,6 +185,7 @@ def execute(path: Path) -> bool:
             print(f"FAILED {shown(path)}: {line}", file=sys.stderr)
         return False
     strip_volatile(nb)
+    merge_streams(nb)
     nbformat.validate(nb)
     nbformat.write(nb, path)
     elapsed = time.perf_counter() - start
