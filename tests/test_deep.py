@@ -223,3 +223,30 @@ def test_bad_labels_and_unfitted():
 ])
 def test_sklearn_estimator_checks(estimator, check):
     check(estimator)
+
+
+def test_shared_outputs_underfit_when_s_last_is_small_one_vs_rest_does_not():
+    """Part IV, Table 2: ``p`` one-vs-all outputs sharing an ``s_L < p - 1`` dimensional ``H_L`` cannot
+    fit the labels (the least-squares term is flat over the subspaces of the label space), while the
+    paper's one-vs-all, ``p`` binary DRKMs with their own levels, fits them."""
+    from sklearn.datasets import load_digits
+    from sklearn.multiclass import OneVsRestClassifier
+
+    X, y = load_digits(return_X_y=True)
+    X, y = X[:200] / 16.0, y[:200]
+    model = DeepRKMClassifier((2, 2), kernels=["rbf", "linear"], kernel_params=[{"sigma": 3.0}, None],
+                              smoother_sigma=0.5, max_iter=60, random_state=0)
+    shared = model.fit(X, y).score(X, y)
+    ova = OneVsRestClassifier(model).fit(X, y).score(X, y)
+    assert shared < 0.8 and ova > 0.95, (shared, ova)
+
+
+def test_linear_deeper_level_term_is_bounded_by_its_components():
+    """With a linear kernel on an orthonormal ``H_(j-1)``, ``K_c^(j-1)`` has eigenvalues <= 1, so the
+    level-``j`` KPCA term of eq-deep-lssvm lies in ``[-s_j / (2 eta_j), 0]``."""
+    rng = np.random.default_rng(0)
+    H1, H2 = (project_stiefel(rng.normal(size=(50, s))) for s in (4, 3))
+    K1 = GramCenterer().fit_transform(Linear()(H1))
+    assert np.linalg.eigvalsh(K1).max() <= 1 + 1e-12
+    fun, _ = deep_objective(np.zeros((50, 50)), [Linear()], [1.0, 1.0])
+    assert -3 / 2 - 1e-12 <= fun([H1, H2]) <= 0.0

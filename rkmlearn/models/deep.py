@@ -77,7 +77,10 @@ class DeepRKMClassifier(ClassifierMixin, TransformerMixin, BaseEstimator):
         ``eta > 0``, the weight-decay of the classifier level.
     classifier : {"lssvm", "mlp"}, default="lssvm"
         Linear LS-SVM level (one-vs-all ``{-1, +1}`` outputs for more than two classes) or a
-        one-hidden-layer ReLU MLP with softmax cross-entropy.
+        one-hidden-layer ReLU MLP with softmax cross-entropy. The ``p`` LS-SVM outputs share the
+        last level's ``H``; with ``s_L < p - 1`` they cannot all be fitted (Chapter 9, Table 2). The
+        paper's one-vs-all trains ``p`` binary DRKMs, each with its own levels:
+        ``sklearn.multiclass.OneVsRestClassifier(DeepRKMClassifier(...))``.
     n_hidden : int, default=10
         Hidden units of the MLP level (the paper's 10).
     init : {"random", "dkpca"}, default="random"
