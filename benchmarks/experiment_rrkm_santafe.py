@@ -64,7 +64,7 @@ def main(quick=False, origins=(700, 800, 900)):
     train, test = santafe.train, santafe.test
     full = np.concatenate([train, test])
     if quick:
-        grid = itertools.product((20, 50), (0.15, 0.25), (0.5, 1.0), (48, 192))
+        grid = itertools.product((20, 70), (0.15, 0.25), (0.5, 1.0), (48, 192))
         alphas = (1e-3,)
     else:
         grid = itertools.product((1, 10, 20, 32, 50, 70), (0.15, 0.25, 0.5, 1.0), (0.5, 1.0, 2.0), (12, 48, 192, 384))
