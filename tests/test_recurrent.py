@@ -147,6 +147,26 @@ def test_latent_step_formula():
     assert np.allclose(lhs, M @ W[p], atol=1e-12)
 
 
+
+@pytest.mark.parametrize("family, p", [("gaussian", 2), ("indicator", 2), ("gaussian", 3)])
+def test_recursion_growth_is_the_largest_characteristic_root(series, family, p):
+    """For p >= 2 the latents of eq. (8) grow at the rate of the largest root of the palindromic
+    characteristic polynomial sum_{|l| <= p} a_|l| z^(l+p) - mu z^p (mu: eigenvalues of M), whose
+    roots pair as z, 1/z: the divergence is the model's, not the implementation's."""
+    model = fit(series, lag_weights=family, p=p)
+    a = model.a_
+    rho = 0.0
+    for mu in np.linalg.eigvalsh(model.M_):
+        coeffs = np.concatenate([a[::-1], a[1:]]) - mu * (np.arange(2 * p + 1) == p)
+        r = np.abs(np.roots(coeffs))
+        assert np.allclose(np.sort(r), np.sort(1 / r), rtol=1e-6)
+        rho = max(rho, r.max())
+    assert rho > 1.05
+    with np.errstate(all="ignore"):
+        h = model.forecast_latents(80)
+    rate = (np.linalg.norm(h[79]) / np.linalg.norm(h[39])) ** (1 / 40)
+    assert abs(rate / rho - 1) < 0.01
+
 # -- pre-images --------------------------------------------------------------------------------
 def test_krr_preimage_matches_sklearn(series):
     model = fit(series, preimage="krr", preimage_alpha=1e-2, preimage_sigma=0.1)
