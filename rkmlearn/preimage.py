@@ -22,6 +22,8 @@ SUM_RTOL = float(np.sqrt(np.finfo(np.float64).eps))
 
 
 def _check_centerer(centerer, n_train):
+    if centerer is None:  # the values are uncentred kernel values already: nothing to undo
+        return np.zeros(n_train)
     row_means = getattr(centerer, "row_means_", None)
     grand_mean = getattr(centerer, "grand_mean_", None)
     if row_means is None or grand_mean is None:
@@ -89,9 +91,10 @@ def kernel_smoother(k_centred, X_train, centerer, *, mean_term=None, top_k=None,
         ``K_c A h`` or a kernel sample.
     X_train : array-like of shape (n, d)
         Training inputs ``x_i`` (rows in the order of the columns of ``k_centred``).
-    centerer : GramCenterer
+    centerer : GramCenterer or None
         Fitted on the uncentred training Gram matrix: ``row_means_`` ``r`` and
-        ``grand_mean_`` ``g``.
+        ``grand_mean_`` ``g``. ``None``: ``k_centred`` already holds uncentred kernel values (or
+        any nonnegative smoother weights), used as given.
     mean_term : float or array-like of shape (m,), optional
         ``mu^T phi_c`` for each query. For ``phi_c = Phi_c^T alpha`` it is
         ``(row_means_ - grand_mean_) @ alpha``. Default 0 (``phi_c`` orthogonal to the mean).

@@ -158,8 +158,12 @@ class View(BaseEstimator):
         self._check_fitted()
         if self.feature_map_ is None:
             return self.kernel_(self.X_)
-        Phi = self.centred_features() + self.feature_mean_
+        Phi = self.features()
         return Phi @ Phi.T
+
+    def features(self):
+        """Uncentred training features ``phi(x_i)`` (n, d) of an explicit view."""
+        return self.centred_features() + self.feature_mean_
 
     def centred_gram(self):
         """Centred training Gram matrix ``K_c = M_c K M_c`` (n, n); fits ``centerer_`` (kernel view)."""
@@ -193,7 +197,7 @@ class View(BaseEstimator):
         if self.feature_map_ is None:
             return self.kernel_(X, self.X_)
         Phi = self._features(self.feature_map_.transform(X), X, "transform")
-        return Phi @ (self.centred_features() + self.feature_mean_).T
+        return Phi @ self.features().T
 
     def centred_kernel_rows(self, X):
         """``k_c(x)`` (m, n) of new inputs, centred with the training statistics (:eq:`eq-centering-test`)."""

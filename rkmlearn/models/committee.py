@@ -17,7 +17,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._validation import check_random_state, check_scalar_range, check_views
 from ..solvers.linear import SymmetricSolver
-from .coding import decode_outputs
+from .coding import decode_outputs, encode_labels
 from .tensor import TensorMultiViewRKM
 
 __all__ = ["CommitteeRKM"]
@@ -96,7 +96,7 @@ class CommitteeRKM(ClassifierMixin, BaseEstimator):
             raise ValueError("a random subset missed a class; increase subset_size.")
         self.classes_, self.codebook_ = classes, self.members_[0].codebook_
         self.n_views_ = len(Xs)
-        target = self.codebook_[np.searchsorted(self.classes_, y)]
+        target = encode_labels(np.searchsorted(self.classes_, y), self.codebook_)
         errors = np.stack([(target - F).ravel() for F in self._member_outputs(Xs)])  # (members, N m)
         C = errors @ errors.T / errors.shape[1]
         ones = np.ones(len(C))
@@ -106,12 +106,9 @@ class CommitteeRKM(ClassifierMixin, BaseEstimator):
         return self
 
     def _member_outputs(self, Xs):
-        outs = []
-        for v, model in enumerate(self.members_):
-            views = [Xs[v]] if self.members == "views" else Xs
-            F = model._outputs([model.views_[w].check_input(X, f"Xs[{w}]") for w, X in enumerate(views)])
-            outs.append(F)
-        return outs
+        """Each member's outputs (n, m), on its view (``members="views"``) or on all views."""
+        return [model._outputs(model._check_views_in([Xs[v]] if self.members == "views" else Xs))
+                for v, model in enumerate(self.members_)]
 
     def decision_function(self, Xs):
         """Weighted sum of the members' outputs, (n,) for two classes, else (n, m)."""

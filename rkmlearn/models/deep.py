@@ -11,7 +11,6 @@ its gradients are the pure functions of :mod:`rkmlearn.models.deep_objective`.
 from __future__ import annotations
 
 from numbers import Integral, Real
-from types import SimpleNamespace
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, TransformerMixin
@@ -28,6 +27,7 @@ from ..level import solve_level
 from ..preimage import kernel_smoother
 from ..solvers.stiefel import constraint_violation, projected_gradient
 from ..views import View
+from .coding import encode_labels, output_codebook
 from .deep_objective import DIFFERENTIABLE_KERNELS, deep_objective, lssvm_loss, mlp_forward, mlp_loss
 
 __all__ = ["DeepRKMClassifier"]
@@ -245,13 +245,8 @@ class DeepRKMClassifier(ClassifierMixin, TransformerMixin, BaseEstimator):
         p = self.classes_.size
         lam, eta = float(self.lam), float(self.eta)
         if self.classifier == "lssvm":
-            m = 1 if p == 2 else p
-            Y = -np.ones((labels.size, m))
-            if p == 2:
-                Y[labels == 1, 0] = 1.0
-            else:
-                Y[np.arange(labels.size), labels] = 1.0
-            theta = [rng.standard_normal((s_last + 1, m)) / np.sqrt(s_last + 1)]
+            Y = encode_labels(labels, output_codebook(p, "ova"))  # +-1, one output for two classes
+            theta = [rng.standard_normal((s_last + 1, Y.shape[1])) / np.sqrt(s_last + 1)]
 
             def head(H, t):
                 return lssvm_loss(H, t, Y, lam, eta)
@@ -293,9 +288,7 @@ class DeepRKMClassifier(ClassifierMixin, TransformerMixin, BaseEstimator):
         D = squared_euclidean_distances(X, self.X_fit_)
         D -= D.min(axis=1, keepdims=True)
         weights = np.exp(-D / (2.0 * float(self.smoother_sigma) ** 2))
-        n = self.X_fit_.shape[0]
-        uncentred = SimpleNamespace(row_means_=np.zeros(n), grand_mean_=0.0)  # weights are used as given
-        return kernel_smoother(weights, self.H_[-1], uncentred)
+        return kernel_smoother(weights, self.H_[-1], None)  # uncentred weights, used as given
 
     def _scores(self, H):
         if self.classifier == "lssvm":

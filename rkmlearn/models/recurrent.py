@@ -267,9 +267,13 @@ class RecurrentRKM(RecursiveForecaster):
         window = self.last_latents_.copy()
         out = np.empty((steps, window.shape[1]))
         for m in range(steps):  # recursion over time: each latent needs the previous 2p
-            out[m] = latent_step(window, self.M_, self.a_)
-            window = np.vstack([window[1:], out[m]])
+            out[m], window = self._advance(window)
         return out
+
+    def _advance(self, window):
+        """The next latent of :eq:`eq-rrkm-recursion` and the window moved on by one step."""
+        h = latent_step(window, self.M_, self.a_)
+        return h, np.vstack([window[1:], h])
 
     def _start(self, history):
         if history is not None:
@@ -280,10 +284,10 @@ class RecurrentRKM(RecursiveForecaster):
         return self.last_latents_.copy()
 
     def _step(self, window):
-        h = latent_step(window, self.M_, self.a_)
+        h, window = self._advance(window)
         x = self._preimage_standardised(h[None, :])[0, -self.mean_.shape[0]:]
         value = float(x[0]) if x.shape[0] == 1 else x
-        return value, np.vstack([window[1:], h])
+        return value, window
 
     def _finish(self, values):
         if values.ndim == 1:

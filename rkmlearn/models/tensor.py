@@ -282,7 +282,7 @@ class TensorMultiViewRKM(ClassifierMixin, BaseEstimator):
                 f"the primal weights need explicit features in every view; views {missing} have kernels. "
                 "Pass feature_maps=[IdentityFeatures(), RandomFourierFeatures(...), ...]."
             )
-        return [view.centred_features() + view.feature_mean_ for view in self.views_]
+        return [view.features() for view in self.views_]
 
     def primal_weights(self, *, max_tensor_size=1_000_000):
         """The primal weights of the stationarity conditions :eq:`eq-tensor-rho-stationarity`.
