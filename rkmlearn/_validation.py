@@ -19,6 +19,8 @@ import numbers
 import numpy as np
 from sklearn.utils import check_array as _sk_check_array
 from sklearn.utils import check_random_state as _sk_check_random_state
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import column_or_1d
 
 __all__ = [
     "InputTypeError",
@@ -207,6 +209,27 @@ def check_views(Xs, name="Xs", *, min_views=1):
                 "have the same number of samples (row i of every view is the same sample)."
             )
     return views
+
+
+def check_class_labels(y, n_samples, estimator_name, *, samples_name="X"):
+    """Class labels of a classifier's ``fit``: ``(classes, index)`` with ``classes[index] == y``.
+
+    ``y`` must be given, 1-D (a column vector is accepted with scikit-learn's
+    DataConversionWarning), one label per sample, of a classification type, with at least two
+    classes.
+    """
+    if y is None:
+        raise ValueError(f"{estimator_name} requires y to be passed, but the target y is None; pass the class labels.")
+    y = column_or_1d(y, warn=True)
+    if y.shape[0] != n_samples:
+        raise ValueError(
+            f"y must hold one label per sample: y has {y.shape[0]} labels but {samples_name} has {n_samples} samples."
+        )
+    check_classification_targets(y)  # continuous targets: "Unknown label type: continuous"
+    classes, index = np.unique(y, return_inverse=True)
+    if classes.size < 2:
+        raise ValueError(f"y has only one class ({classes[0]!r}); a classifier needs at least two classes in y.")
+    return classes, index
 
 
 def check_n_components(n_components, n_max, name="n_components", *, what="n_samples"):

@@ -16,11 +16,9 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, TransformerMixin
 from sklearn.exceptions import NotFittedError
 
-from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import column_or_1d
 
-from .._validation import (check_array, check_n_components, check_n_features, check_option, check_random_state,
-                           check_scalar_range)
+from .._validation import (check_array, check_class_labels, check_n_components, check_n_features, check_option,
+                           check_random_state, check_scalar_range)
 from ..base import estimator_init
 from ..kernels import make_kernel, squared_euclidean_distances
 from ..level import solve_level
@@ -179,16 +177,8 @@ class DeepRKMClassifier(ClassifierMixin, TransformerMixin, BaseEstimator):
     def fit(self, X, y):
         """Train the levels and the classifier jointly (:eq:`eq-deep-pgd`); returns ``self``."""
         X = check_array(X, "X")
-        if y is None:
-            raise ValueError(f"{type(self).__name__} requires y to be passed, but the target y is None.")
-        y = column_or_1d(y, warn=True)  # a column vector is accepted with a DataConversionWarning
-        if y.shape[0] != X.shape[0]:
-            raise ValueError(f"y must be a 1-D array of {X.shape[0]} labels, one per row of X; got shape {y.shape}.")
-        check_classification_targets(y)  # continuous targets: "Unknown label type: continuous"
+        self.classes_, labels = check_class_labels(y, X.shape[0], type(self).__name__)
         self._check_parameters()
-        self.classes_, labels = np.unique(y, return_inverse=True)
-        if self.classes_.size < 2:
-            raise ValueError(f"y must hold at least two classes; got one class, {self.classes_.tolist()}.")
         n = X.shape[0]
         s, kernel_names, kernel_params, etas = self._levels(n)
         L = len(s)

@@ -14,10 +14,9 @@ from __future__ import annotations
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted, column_or_1d
+from sklearn.utils.validation import check_is_fitted
 
-from .._validation import check_array, check_option, check_scalar_range, check_views
+from .._validation import check_array, check_class_labels, check_option, check_scalar_range, check_views
 from ..base import estimator_init
 from ..solvers.linear import BorderedSolver
 from .multiview import MultiViewKPCA
@@ -201,24 +200,8 @@ class TensorMultiViewRKM(ClassifierMixin, BaseEstimator):
         """
         self._check_params()
         Xs, single = self._as_views(Xs)
-        if y is None:
-            raise ValueError("y: this classifier requires y to be passed, but the target y is None; pass the class labels.")
-        y = np.asarray(y)
-        if y.ndim == 2 and y.shape[1] == 1:
-            y = column_or_1d(y, warn=True)
-        if y.ndim != 1:
-            raise ValueError(f"y must be a 1-D array of class labels; got shape {y.shape}.")
-        check_classification_targets(y)
         n = Xs[0].shape[0]
-        if y.shape[0] != n:
-            raise ValueError(
-                f"y has {y.shape[0]} labels but Xs has {n} samples; pass one label per sample."
-            )
-        self.classes_, y_index = np.unique(y, return_inverse=True)
-        if len(self.classes_) < 2:
-            raise ValueError(
-                f"y has only one class ({self.classes_[0]!r}); a classifier needs at least two classes in y."
-            )
+        self.classes_, y_index = check_class_labels(y, n, type(self).__name__, samples_name="Xs")
         self.codebook_ = output_codebook(len(self.classes_), self.coding)
         Y = encode_labels(y_index, self.codebook_)
         self.views_ = [view.fit(X, name=f"Xs[{v}]") for v, (view, X) in enumerate(zip(self._make_views(len(Xs)), Xs))]
