@@ -11,17 +11,10 @@ from __future__ import annotations
 import numpy as np
 
 from .. import RecurrentRKM
-from .._validation import check_array, check_scalar_range
-from ._base import FrameExplorer, Ladder
+from .._validation import check_scalar_range
+from ._base import FrameExplorer, Ladder, check_series
 
 __all__ = ["RecurrentAblationExplorer"]
-
-
-def _series(values, name):
-    values = check_array(values, name, ensure_2d=False)
-    if values.ndim != 1:
-        raise ValueError(f"{name} must be a 1-D series, got shape {values.shape}; pass a flat array.")
-    return values
 
 
 def _ladder_values(values, name, *, integer=False):
@@ -74,8 +67,8 @@ class RecurrentAblationExplorer(FrameExplorer):
 
     def __init__(self, series_train, series_test, *, sigma_x=(0.5, 1.0, 2.0), sigma_t=(0.5, 1.0, 2.0),
                  components=(3, 12), p=1, preimage="smoother"):
-        self.series_train = _series(series_train, "series_train")
-        self.series_test = _series(series_test, "series_test")
+        self.series_train = check_series(series_train, "series_train")
+        self.series_test = check_series(series_test, "series_test")
         sx = _ladder_values(sigma_x, "sigma_x")
         st = _ladder_values(sigma_t, "sigma_t")
         ss = _ladder_values(components, "components", integer=True)

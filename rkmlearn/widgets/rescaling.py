@@ -9,21 +9,14 @@ from __future__ import annotations
 import numpy as np
 
 from .. import MultiViewKPCA, NARForecaster
-from .._validation import check_array, check_scalar_range
+from .._validation import check_scalar_range
 from ..features import IdentityFeatures
-from ._base import FrameExplorer, Ladder, format_bound
+from ._base import FrameExplorer, Ladder, check_series, format_bound
 
 __all__ = ["RescalingExplorer"]
 
 #: Forecast errors at or below this are printed as the bound (rounding level, machine-dependent).
 _MSE_FLOOR = 1e-20
-
-
-def _series(values, name):
-    values = check_array(values, name, ensure_2d=False)
-    if values.ndim != 1:
-        raise ValueError(f"{name} must be a 1-D series, got shape {values.shape}; pass a flat array.")
-    return values
 
 
 class RescalingExplorer(FrameExplorer):
@@ -75,8 +68,8 @@ class RescalingExplorer(FrameExplorer):
 
     def __init__(self, series_train, series_test, lag=40, max_components=4, *, components=None,
                  rescale=True):
-        self.series_train = _series(series_train, "series_train")
-        self.series_test = _series(series_test, "series_test")
+        self.series_train = check_series(series_train, "series_train")
+        self.series_test = check_series(series_test, "series_test")
         self.lag = check_scalar_range(lag, "lag", low=0, low_inclusive=True, integer=True)
         self.max_components = check_scalar_range(max_components, "max_components", low=1,
                                                  low_inclusive=True, integer=True)
