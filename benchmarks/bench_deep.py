@@ -27,16 +27,9 @@ from rkmlearn.kernels import RBF, GramCenterer, Linear  # noqa: E402
 from rkmlearn.models.deep_objective import deep_objective, lssvm_loss  # noqa: E402
 from rkmlearn.solvers.stiefel import project_stiefel  # noqa: E402
 
+from _timing import best_cpu  # noqa: E402  (benchmarks/_timing.py)
+
 ARCHITECTURES = {"1 level": (6,), "2 levels": (3, 3), "3 levels": (2, 2, 2)}
-
-
-def best(f, repeat):
-    times = []
-    for _ in range(repeat):
-        t0 = time.process_time()
-        f()
-        times.append(time.process_time() - t0)
-    return min(times)
 
 
 def main(quick=False):
@@ -64,7 +57,7 @@ def main(quick=False):
             K0_c @ Hs[0]
             return [np.linalg.svd(H, full_matrices=False) for H in Hs]
 
-        t_it, t_floor = best(iteration, repeat), best(floor, repeat)
+        t_it, t_floor = best_cpu(iteration, repeat), best_cpu(floor, repeat)
         print(f"{name:>9} {1e3 * t_it:>10.2f} {1e3 * t_floor:>8.2f} {t_it / t_floor:>7.1f}")
     tracemalloc.start()
     t0 = time.process_time()

@@ -14,7 +14,6 @@ ratios RRKM / ARMA (fit, forecast). Timings are printed, never asserted.
 from __future__ import annotations
 
 import argparse
-import time
 import warnings
 
 import numpy as np
@@ -22,16 +21,9 @@ import numpy as np
 from rkmlearn import RecurrentRKM
 from rkmlearn.datasets import load_santafe
 
+from _timing import best_wall  # benchmarks/_timing.py
+
 STEPS = 100
-
-
-def _best(function, repeats):
-    best, value = np.inf, None
-    for _ in range(repeats):
-        start = time.perf_counter()
-        value = function()
-        best = min(best, time.perf_counter() - start)
-    return best, value
 
 
 def bench_case(series, T, repeats, s=12):
@@ -46,10 +38,10 @@ def bench_case(series, T, repeats, s=12):
             return ARIMA(x, order=(10, 0, 2)).fit()
 
     row = {"T": T}
-    row["rrkm_fit"], model = _best(rrkm, repeats)
-    row["rrkm_forecast"], _ = _best(lambda: model.forecast(STEPS), repeats)
-    row["arma_fit"], fitted = _best(arma, repeats)
-    row["arma_forecast"], _ = _best(lambda: fitted.forecast(STEPS), repeats)
+    row["rrkm_fit"], model = best_wall(rrkm, repeats)
+    row["rrkm_forecast"], _ = best_wall(lambda: model.forecast(STEPS), repeats)
+    row["arma_fit"], fitted = best_wall(arma, repeats)
+    row["arma_forecast"], _ = best_wall(lambda: fitted.forecast(STEPS), repeats)
     row["fit ratio"] = row["rrkm_fit"] / row["arma_fit"]
     row["forecast ratio"] = row["rrkm_forecast"] / row["arma_forecast"]
     return row
