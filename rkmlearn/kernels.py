@@ -14,6 +14,7 @@ import inspect
 import numpy as np
 from sklearn.metrics.pairwise import manhattan_distances
 
+from ._blas import gram_upper, product
 from ._validation import _all_finite, check_array, check_n_features, check_scalar_range
 from .solvers.eigen import SYMMETRY_RTOL, max_asymmetry
 from .solvers.eigen import symmetrize_inplace as _symmetrize
@@ -34,6 +35,11 @@ __all__ = [
 ]
 
 
+#: Tile edge of the element-wise passes over an n x n matrix: a 256 x 256 float64 tile (512 kB)
+#: and its temporary stay in a core's L2 cache, so each pass costs cache, not memory, bandwidth.
+_TILE = 256
+
+
 def squared_euclidean_distances(X, Y=None):
     """Pairwise squared Euclidean distances in BLAS form, clipped at zero.
 
@@ -42,27 +48,60 @@ def squared_euclidean_distances(X, Y=None):
     result (n_X, n_Y) is exactly symmetric with a zero diagonal when ``Y`` is None.
     """
     X = check_array(X, "X")
-    x_sq = np.einsum("ij,ij->i", X, X)
-    if Y is None:
-        # numpy evaluates X @ X.T with BLAS syrk and mirrors one triangle, and the outer sum
-        # x_i^2 + x_j^2 is symmetric because addition commutes: D is exactly symmetric. The
-        # (cheap, read-only) check keeps that a guarantee rather than an assumption.
-        D = X @ X.T
-        D *= -2.0
-        D += np.add.outer(x_sq, x_sq)
-        if max_asymmetry(D) != 0.0:
-            D = _symmetrize(D)
-        np.fill_diagonal(D, 0.0)
-    else:
+    if Y is not None:
         Y = check_array(Y, "Y")
         _check_same_features(X, Y)
+    return _distances_then(X, Y)
+
+
+def _distances_then(X, Y, then=None):
+    """Squared distances (validated ``X``, ``Y``), each block passed to ``then(block)`` in place.
+
+    ``then`` is a kernel's element-wise map of the distances (``exp(-d / 2 sigma^2)`` for RBF),
+    applied while the block is in cache. ``Y is None``: only the upper triangle is computed (BLAS
+    ``syrk``, half a GEMM) and finished, tile by tile, each tile mirrored into the lower triangle
+    as it is done: exactly symmetric by construction, half the element-wise work. The products
+    are SciPy's BLAS, the factorisations' library (:mod:`rkmlearn._blas` says why).
+    """
+    x_sq = np.einsum("ij,ij->i", X, X)
+    if Y is not None:
+        D = product(X, Y.T)
         y_sq = np.einsum("ij,ij->i", Y, Y)
-        D = X @ Y.T
-        D *= -2.0
-        D += x_sq[:, None]
-        D += y_sq[None, :]
-    np.maximum(D, 0.0, out=D)
+        for rows in _row_blocks(D.shape[0], D.shape[1]):
+            block = D[rows]
+            block *= -2.0
+            block += x_sq[rows, None]
+            block += y_sq[None, :]
+            np.maximum(block, 0.0, out=block)
+            if then is not None:
+                then(block)
+        return D
+    n = X.shape[0]
+    D = gram_upper(X)
+    for i in range(0, n, _TILE):
+        rows = slice(i, i + _TILE)
+        for j in range(i, n, _TILE):
+            cols = slice(j, j + _TILE)
+            block = D[rows, cols]
+            block *= -2.0
+            block += np.add.outer(x_sq[rows], x_sq[cols])  # x_i^2 + x_j^2: symmetric, addition commutes
+            if i == j:
+                np.fill_diagonal(block, 0.0)
+            np.maximum(block, 0.0, out=block)
+            if then is not None:
+                then(block)
+            if i == j:  # the diagonal tile: its upper triangle is the valid one
+                lower = np.tril_indices(block.shape[0], -1)
+                block[lower] = block.T[lower]
+            else:
+                D[cols, rows] = block.T
     return D
+
+
+def _row_blocks(n_rows, n_cols):
+    """Row slices of about ``_TILE * _TILE`` entries each (the rectangular case's tiles)."""
+    step = max(1, (_TILE * _TILE) // max(n_cols, 1))
+    return [slice(i, i + step) for i in range(0, n_rows, step)]
 
 
 def _check_same_features(X, Y):
@@ -230,12 +269,15 @@ class RBF(_BandwidthKernel):
     _symmetric_compute = True  # the distances are symmetrised, exp keeps exact symmetry
 
     def _compute(self, X, Y, params):
-        K = squared_euclidean_distances(X, Y)
-        # divided twice, never by sigma**2, which over/underflows for sigma = 1e300 or 1e-300
-        K /= -2.0 * params["sigma"]
-        K /= params["sigma"]
-        np.exp(K, out=K)
-        return K
+        sigma = params["sigma"]
+
+        def gaussian(D):  # on each block of distances while it is in cache
+            # divided twice, never by sigma**2, which over/underflows for sigma = 1e300 or 1e-300
+            D /= -2.0 * sigma
+            D /= sigma
+            np.exp(D, out=D)
+
+        return _distances_then(X, Y, gaussian)
 
 
 class Laplacian(_BandwidthKernel):

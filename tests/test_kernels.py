@@ -371,3 +371,21 @@ def test_gram_centerer_fit_features_equals_fit_on_the_gram_matrix():
     assert from_features.grand_mean_ == pytest.approx(from_gram.grand_mean_, rel=1e-13)
     np.testing.assert_allclose(from_features.transform(Phi_test @ Phi.T), (Phi_test - mean) @ (Phi - mean).T,
                                atol=1e-11)
+
+
+@pytest.mark.parametrize("n", [255, 256, 257, 600])
+def test_tiled_gram_matrices_are_exactly_symmetric_and_right_across_tile_edges(n):
+    """The Gram path finishes 256 x 256 tiles of the upper triangle and mirrors them: check sizes that
+    end exactly on, just before and just after a tile edge, against the direct formula."""
+    rng = np.random.default_rng(n)
+    X = rng.normal(size=(n, 5))
+    X[7] = X[3]  # a duplicate, off the diagonal: distance >= 0 (rounding, clipped), never negative
+    D = squared_euclidean_distances(X)
+    direct = ((X[:, None, :] - X[None, :, :]) ** 2).sum(-1)
+    assert np.array_equal(D, D.T) and np.all(np.diag(D) == 0.0) and D.min() >= 0.0
+    np.testing.assert_allclose(D, direct, atol=1e-12 * direct.max())
+    K = RBF(sigma=1.5)(X)
+    assert np.array_equal(K, K.T) and np.all(np.diag(K) == 1.0)
+    np.testing.assert_allclose(K, np.exp(-direct / (2 * 1.5**2)), rtol=1e-12, atol=1e-15)
+    # the rectangular path (row blocks) agrees with the Gram path
+    np.testing.assert_allclose(RBF(sigma=1.5)(X, X), K, rtol=1e-12, atol=1e-15)

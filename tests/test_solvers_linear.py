@@ -109,3 +109,12 @@ def test_bordered_solver_errors():
     Z = np.random.default_rng(0).normal(size=(5, 2))
     with pytest.raises(ValueError, match="M is singular"):
         BorderedSolver(Z @ Z.T, np.ones(5))
+
+
+def test_symmetric_solver_never_writes_the_callers_matrix():
+    M = spd(6, seed=5)
+    noisy = M + 1e-13 * np.triu(np.ones((6, 6)), 1)
+    kept = noisy.copy()
+    SymmetricSolver(noisy).solve(np.ones(6))
+    SymmetricSolver(M).solve(np.ones(6))
+    assert np.array_equal(noisy, kept) and np.array_equal(M, spd(6, seed=5))

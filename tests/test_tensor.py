@@ -269,3 +269,20 @@ def test_view_sizes_make_scikit_learn_cv_tools_work():
         TensorMultiViewRKM(view_sizes=[2, 2]).fit(X, y)
     with pytest.raises(ValueError, match="view_sizes must be"):
         TensorMultiViewRKM(view_sizes=[0, 9]).fit(X, y)
+
+
+def test_coupled_kernel_streams_a_generator_and_never_writes_its_inputs():
+    rng = np.random.default_rng(3)
+    Ks = [rng.uniform(0.1, 1.0, size=(5, 4)) for _ in range(3)]
+    kept = [K.copy() for K in Ks]
+    for rho in (0.0, 0.3, 1.0):
+        from_list = coupled_kernel(Ks, rho)
+        assert np.array_equal(coupled_kernel((K for K in Ks), rho), from_list)
+        expected = (1 - rho) * (Ks[0] + Ks[1] + Ks[2]) + rho * Ks[0] * Ks[1] * Ks[2]
+        np.testing.assert_allclose(from_list, expected, rtol=1e-15)
+        single = coupled_kernel(iter([Ks[0]]), rho)  # one view: (1 - rho) K + rho K = K
+        np.testing.assert_allclose(single, Ks[0], rtol=1e-15)
+        assert single is not Ks[0]
+    assert all(np.array_equal(K, k) for K, k in zip(Ks, kept))
+    with pytest.raises(ValueError, match="at least one kernel matrix"):
+        coupled_kernel(iter([]), 0.5)

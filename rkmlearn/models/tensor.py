@@ -16,6 +16,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted
 
+from .. import _blas
 from .._validation import check_array, check_class_labels, check_option, check_scalar_range, check_views
 from ..base import estimator_init
 from ..solvers.linear import BorderedSolver
@@ -38,8 +39,10 @@ def coupled_kernel(kernels, rho):
 
     Parameters
     ----------
-    kernels : list of ndarray, each of shape (n, p)
-        One kernel matrix per view (training Gram matrices or test rows).
+    kernels : iterable of ndarray, each of shape (n, p)
+        One kernel matrix per view (training Gram matrices or test rows). A generator is consumed
+        one matrix at a time: ``fit`` streams the views' Gram matrices through it, so only the
+        running sum and product are held, not all ``V`` matrices.
     rho : float in [0, 1]
 
     Returns
@@ -53,17 +56,24 @@ def coupled_kernel(kernels, rho):
     (array([[4., 6.]]), array([[3., 8.]]), array([[3.5, 7. ]]))
     """
     rho = check_scalar_range(rho, "rho", low=0.0, high=1.0, low_inclusive=True)
-    if not kernels:
+    kernels = iter(kernels)
+    first = next(kernels, None)
+    if first is None:
         raise ValueError("kernels must hold at least one kernel matrix (one per view).")
-    total, product = np.array(kernels[0], dtype=np.float64), np.array(kernels[0], dtype=np.float64)
-    for K in kernels[1:]:
-        total += K
-        product *= K
-    if rho == 0.0:  # exactly MV-RKM's sum (0 * prod could still be nan/inf)
-        return total
-    if rho == 1.0:  # exactly TMV-RKM's product
-        return product
-    total *= 1.0 - rho
+    first = np.asarray(first, dtype=np.float64)
+    # only the terms rho keeps: rho = 0 is exactly MV-RKM's sum, rho = 1 exactly TMV-RKM's product
+    # (0 * prod, or 0 * sum, could still be nan/inf)
+    total = product = first
+    for K in kernels:  # binary ops first, in place after: the caller's arrays are never written
+        if rho < 1.0:
+            total = total + K if total is first else np.add(total, K, out=total)
+        if rho > 0.0:
+            product = product * K if product is first else np.multiply(product, K, out=product)
+    if rho == 0.0:
+        return total.copy() if total is first else total
+    if rho == 1.0:
+        return product.copy() if product is first else product
+    total = total * (1.0 - rho) if total is first else np.multiply(total, 1.0 - rho, out=total)
     total += rho * product
     return total
 
@@ -210,7 +220,8 @@ class TensorMultiViewRKM(ClassifierMixin, BaseEstimator):
         self.n_features_in_ = sum(X.shape[1] for X in Xs) if single else [X.shape[1] for X in Xs]
         rho, eta, lam = float(self.rho), float(self.eta), float(self.lam)
         self.tau_ = (1.0 - rho) * self.n_views_ + rho
-        M = coupled_kernel([view.gram() for view in self.views_], rho) / eta
+        M = coupled_kernel((view.gram() for view in self.views_), rho)  # one Gram matrix at a time
+        M /= eta
         M[np.diag_indices_from(M)] += lam
         ones = np.ones(n)
         solver = BorderedSolver(M, self.tau_ * ones, ones, name="K_rho / eta + lam I")
@@ -235,12 +246,14 @@ class TensorMultiViewRKM(ClassifierMixin, BaseEstimator):
 
     def _outputs(self, Xs):
         """Output values (n, m) of validated views: :eq:`eq-tensor-decision-add` / :eq:`eq-tensor-decision-mean`."""
-        rows = [view.kernel_rows(X) for view, X in zip(self.views_, Xs)]
+        rows = (view.kernel_rows(X) for view, X in zip(self.views_, Xs))  # one view at a time
         if self.decision == "add":
             K = coupled_kernel(rows, self.rho)
         else:
-            K = sum(rows[1:], rows[0].copy()) / self.n_views_
-        return K @ self.dual_coef_ / self.eta + self.intercept_
+            K = coupled_kernel(rows, 0.0)
+            K /= self.n_views_
+        # SciPy's BLAS, as the kernels and the factorisation: one thread pool (rkmlearn._blas)
+        return _blas.product(K, self.dual_coef_) / self.eta + self.intercept_
 
     def decision_function(self, Xs):
         """Output values before the sign: (n,) for two classes (positive: ``classes_[1]``), else (n, m).

@@ -17,7 +17,7 @@ from scipy.linalg import LinAlgError, LinAlgWarning
 from scipy.linalg.lapack import dgecon, dgetrs, dpocon, dpotrs, dpstrf
 
 from .._validation import check_array
-from .eigen import rank_tolerance
+from .eigen import max_asymmetry, rank_tolerance, symmetrize_inplace
 
 __all__ = ["SymmetricSolver", "BorderedSolver", "pivoted_cholesky"]
 
@@ -60,7 +60,8 @@ class SymmetricSolver:
         M = check_array(M, name)
         if M.shape[0] != M.shape[1]:
             raise ValueError(f"{name} must be a square matrix; got shape {M.shape}.")
-        M = 0.5 * (M + M.T)
+        if max_asymmetry(M) != 0.0:  # a read-only pass; a kernel matrix is exactly symmetric already
+            M = symmetrize_inplace(M.copy())  # (M + M^T) / 2 exactly; the caller's M is never written
         anorm = float(np.abs(M).sum(axis=0).max())
         self.name, self.size = name, M.shape[0]
         self._cho, self._lu, self._error = None, None, None
