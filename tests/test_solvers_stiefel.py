@@ -429,3 +429,117 @@ def test_product_manifold_input_errors(problem):
                            blocks=("stiefel", "euclidean"))
     with pytest.raises(ValueError, match=r"X0\[0\] has shape"):
         projected_gradient(lambda X: 0.0, lambda X: X, [H0.T], blocks=("stiefel",))
+
+
+# -- Adam blocks (Part IV: the deep RKM paper trains its MLP weights with Adam) -----------------------
+def _least_squares(seed=12):
+    rng = np.random.default_rng(seed)
+    A, B = rng.normal(size=(30, 4)), rng.normal(size=(30, 2))
+
+    def fun(X):
+        return 0.5 * float(np.sum((A @ X[-1] - B) ** 2))
+
+    def grad(X):
+        return [np.zeros_like(x) for x in X[:-1]] + [A.T @ (A @ X[-1] - B)]
+
+    return rng, A, B, fun, grad
+
+
+def test_adam_blocks_alone_are_plain_adam_and_reach_the_minimiser():
+    rng, A, B, fun, grad = _least_squares()
+    result = projected_gradient(fun, grad, [np.zeros((4, 2))], blocks=("adam",), adam_learning_rate=0.05,
+                                max_iter=5000, tol=1e-10)
+    assert result.converged, result.message
+    np.testing.assert_allclose(result.X[0], np.linalg.lstsq(A, B, rcond=None)[0], atol=1e-8)
+    # the first iterates are Kingma & Ba's Adam, written out
+    lr, (b1, b2), eps = 0.01, (0.8, 0.99), 1e-6
+    W, m, v, expected = np.zeros((4, 2)), 0.0, 0.0, []
+    for k in range(1, 6):
+        g = grad([W])[0]
+        m, v = b1 * m + (1 - b1) * g, b2 * v + (1 - b2) * g * g
+        W = W - lr * (m / (1 - b1**k)) / (np.sqrt(v / (1 - b2**k)) + eps)
+        expected.append(fun([W]))
+    short = projected_gradient(fun, grad, [np.zeros((4, 2))], blocks=("adam",), adam_learning_rate=lr,
+                               adam_betas=(b1, b2), adam_epsilon=eps, max_iter=5, tol=0.0)
+    np.testing.assert_allclose(short.history["objective"][1:], expected, rtol=1e-12)
+
+
+def test_stiefel_and_adam_blocks_stay_on_the_manifold_and_decrease_the_objective():
+    """min -1/2 tr(H^T K H) + 1/2 ||A W - B||^2 over St(40, 3) x R^{4 x 2}, W moved by Adam."""
+    rng, A, B, ls_fun, ls_grad = _least_squares()
+    K = centred_rbf_gram(40, 2, seed=1)
+
+    def fun(X):
+        return -0.5 * float(np.sum(X[0] * (K @ X[0]))) + ls_fun(X)
+
+    def grad(X):
+        return [-K @ X[0], ls_grad(X)[-1]]
+
+    worst = []
+    result = projected_gradient(fun, grad, [rng.normal(size=(40, 3)), np.zeros((4, 2))], blocks=("stiefel", "adam"),
+                                adam_learning_rate=0.05, max_iter=3000, tol=1e-9,
+                                callback=lambda k, X: worst.append(constraint_violation(X[0])))
+    assert result.converged, result.message
+    assert len(worst) == result.n_iter + 1 and max(worst) <= 1e-10
+    assert max(result.history["constraint_violation"]) <= 1e-10
+    f = np.asarray(result.history["objective"])
+    assert f[-1] < f[0]
+    H, W = result.X
+    assert subspace_angles(H, top_eigenspace(K, 3)[1]).max() <= 1e-6
+    np.testing.assert_allclose(W, np.linalg.lstsq(A, B, rcond=None)[0], atol=1e-7)
+
+
+def test_adam_options_are_validated_and_change_nothing_without_adam_blocks(problem):
+    K, s, w, V, H0 = problem
+    fun, grad = trace_objective(K)
+    for options, name in [({"adam_learning_rate": 0.0}, "adam_learning_rate"),
+                          ({"adam_learning_rate": np.inf}, "adam_learning_rate"),
+                          ({"adam_betas": (0.9, 1.0)}, "adam_betas"), ({"adam_betas": 0.9}, "adam_betas"),
+                          ({"adam_epsilon": -1e-8}, "adam_epsilon")]:
+        with pytest.raises(ValueError, match=name):
+            projected_gradient(fun, grad, H0, **options)
+    # without "adam" blocks the Adam options are not used: bit for bit the plain algorithm
+    X_ref, objective = reference_projected_gradient(fun, grad, H0, max_iter=50)
+    result = projected_gradient(fun, grad, H0, max_iter=50, adam_learning_rate=0.5, adam_betas=(0.5, 0.5))
+    np.testing.assert_array_equal(result.X, X_ref)
+    assert result.history["objective"] == objective
+
+
+def test_product_results_without_adam_blocks_are_bit_identical_to_the_written_out_algorithm():
+    """The Stiefel x Euclidean iteration (the LS-SVM deep RKM's) written out; Adam must not change it."""
+    rng = np.random.default_rng(13)
+    K, A, B = centred_rbf_gram(30, 2, seed=3), rng.normal(size=(40, 3)), rng.normal(size=(40, 2))
+
+    def fun(X):
+        return -0.5 * float(np.sum(X[0] * (K @ X[0]))) + 0.5 * float(np.sum((A @ X[1] - B) ** 2))
+
+    def grad(X):
+        return [-K @ X[0], A.T @ (A @ X[1] - B)]
+
+    X0 = [rng.normal(size=(30, 2)), np.zeros((3, 2))]
+    result = projected_gradient(fun, grad, X0, blocks=("stiefel", "euclidean"), max_iter=60, tol=0.0)
+    X, armijo, shrink = [project_stiefel(X0[0]), X0[1].copy()], 1e-4, 0.5
+    f, G = fun(X), grad(X)
+    R = [riemannian_gradient(X[0], G[0]), G[1]]
+    gnorm = float(np.sqrt(sum(float(np.sum(r * r)) for r in R)))
+    t, objective = 1.0 / gnorm, [f]
+    for k in range(60):
+        floor = 32.0 * EPS * max(1.0, abs(f))
+        for _ in range(60):
+            X_new = [stiefel._retract(X[0], R[0], t, "projection"), X[1] - t * R[1]]
+            f_new, required = float(fun(X_new)), armijo * t * gnorm**2
+            if f_new <= f - required or (required <= floor and f_new <= f + floor):
+                break
+            t *= shrink
+        G_new = grad(X_new)
+        R_new = [riemannian_gradient(X_new[0], G_new[0]), G_new[1]]
+        S, Y = [a - b for a, b in zip(X_new, X)], [a - b for a, b in zip(R_new, R)]
+        sy = abs(sum(float(np.sum(a * b)) for a, b in zip(S, Y)))
+        t = sum(float(np.sum(a * a)) for a in S) / sy if k % 2 == 0 else sy / sum(float(np.sum(a * a)) for a in Y)
+        t = min(max(t, 1e-20), 1e20)
+        X, f, R = X_new, fun(X_new), R_new
+        gnorm = float(np.sqrt(sum(float(np.sum(r * r)) for r in R)))
+        objective.append(f)
+    assert result.history["objective"] == objective
+    np.testing.assert_array_equal(result.X[0], X[0])
+    np.testing.assert_array_equal(result.X[1], X[1])

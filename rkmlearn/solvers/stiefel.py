@@ -5,9 +5,9 @@ orthonormal basis of the top-s eigenspace is a maximiser and :eq:`eq-rotation` t
 eigenvectors. Pieces: :func:`project_stiefel` (:eq:`eq-stiefel-projection`),
 :func:`riemannian_gradient`, :func:`constraint_violation`; :func:`projected_gradient` (Armijo +
 Barzilai-Borwein, over ONE Stiefel block or a PRODUCT of Stiefel and Euclidean blocks, as a deep RKM
-trains several H's and classifier weights jointly); :func:`cayley_adam` (:eq:`eq-cayley-update`, the
-duality paper's optimiser, one block); :func:`trace_objective`, :func:`factored_trace_objective`;
-:func:`rotate_to_eigenbasis`.
+trains several H's and classifier weights jointly; Euclidean blocks may instead move by Adam);
+:func:`cayley_adam` (:eq:`eq-cayley-update`, the duality paper's optimiser, one block);
+:func:`trace_objective`, :func:`factored_trace_objective`; :func:`rotate_to_eigenbasis`.
 
 Every optimiser MINIMISES ``fun(X) -> float`` with Euclidean gradient ``grad(X)``. The metric is the
 ambient Euclidean one, so the Riemannian gradient is ``G - X sym(X^T G)`` on a Stiefel block and
@@ -36,7 +36,7 @@ __all__ = [
     "BLOCK_KINDS",
 ]
 
-BLOCK_KINDS = ("stiefel", "euclidean")
+BLOCK_KINDS = ("stiefel", "euclidean", "adam")
 
 _EPS = np.finfo(np.float64).eps
 
@@ -100,6 +100,17 @@ def _check_positive(value, name, *, integer=False, allow_zero=False):
     return value
 
 
+def _check_betas(betas, name):
+    """Adam's decay rates: a pair ``(b1, b2)`` of numbers in [0, 1), ValueError naming ``name``."""
+    try:
+        b1, b2 = (float(b) for b in betas)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{name} must be a pair (b1, b2) of numbers in [0, 1), got {betas!r}.") from exc
+    if not (0 <= b1 < 1 and 0 <= b2 < 1):
+        raise ValueError(f"{name} must be a pair (b1, b2) of numbers in [0, 1), got {betas!r}.")
+    return b1, b2
+
+
 def _check_callables(fun, grad):
     if not callable(fun):
         raise ValueError(f"fun must be a callable fun(X) -> float, got {type(fun).__name__}.")
@@ -155,7 +166,7 @@ def _start_point(X0, blocks):
 
 
 def _tangent(X, G, kinds):
-    """Riemannian gradient per block: tangent projection (Stiefel) or G itself (Euclidean)."""
+    """Riemannian gradient per block: tangent projection (Stiefel) or G itself (Euclidean, Adam)."""
     return [riemannian_gradient(x, g) if kind == "stiefel" else g for x, g, kind in zip(X, G, kinds)]
 
 
@@ -308,6 +319,9 @@ def projected_gradient(
     armijo=1e-4,
     shrink=0.5,
     max_backtracks=60,
+    adam_learning_rate=1e-3,
+    adam_betas=(0.9, 0.999),
+    adam_epsilon=1e-8,
     progress=False,
     callback=None,
 ):
@@ -323,6 +337,14 @@ def projected_gradient(
     decrease is under ``32 eps max(1, |fun(X)|)``, a step with ``fun(X_new) <= fun(X) + 32 eps
     max(1, |fun(X)|)`` is accepted (function values can no longer rank steps there).
 
+    Blocks of kind ``"adam"`` are Euclidean blocks moved by Adam (Kingma & Ba: bias-corrected
+    moments, a second moment per entry), outside the line search, as the deep RKM paper trains its
+    MLP weights. One iteration: the gradient at ``X``; the line search above on the other blocks,
+    the Adam blocks held at their values (its Armijo test stays valid); one Adam step of the Adam
+    blocks from the gradient at ``X``; ``fun`` and ``grad`` at the new point. Adam's step is not line
+    searched, so the objective is then no longer guaranteed to decrease monotonically; with only
+    Adam blocks the iteration is plain Adam. Without Adam blocks nothing changes (bit for bit).
+
     Parameters
     ----------
     fun : callable ``fun(X) -> float``
@@ -331,7 +353,7 @@ def projected_gradient(
         Its Euclidean gradient; with ``blocks``, one array per block.
     X0 : array-like of shape (n, p), n >= p, or list of arrays
         Starting point (Stiefel blocks are first projected with :func:`project_stiefel`).
-    blocks : sequence of {"stiefel", "euclidean"}, optional
+    blocks : sequence of {"stiefel", "euclidean", "adam"}, optional
         The kind of each block of ``X0`` (a product manifold, e.g. ``("stiefel", "stiefel",
         "euclidean")`` for two levels' hidden features and classifier weights). Default: ``X0`` is
         one Stiefel block, passed to ``fun`` and ``grad`` as an array.
@@ -346,6 +368,12 @@ def projected_gradient(
         Backtracking factor.
     max_backtracks : int, default=60
         Trials per iteration before the line search is declared failed.
+    adam_learning_rate : float, default=1e-3
+        Adam's step size (``"adam"`` blocks only).
+    adam_betas : tuple (b1, b2) in [0, 1), default=(0.9, 0.999)
+        Decay rates of Adam's first and second moments.
+    adam_epsilon : float, default=1e-8
+        Added to the square root of Adam's second moment.
     progress : bool, default=False
         Show a tqdm progress bar.
     callback : callable ``callback(k, X)`` or None, default=None
@@ -354,7 +382,8 @@ def projected_gradient(
     Returns
     -------
     StiefelResult
-        ``history`` has ``n_iter + 1`` entries per key; ``X`` is a list when ``blocks`` is given.
+        ``history`` has ``n_iter + 1`` entries per key; ``X`` is a list when ``blocks`` is given;
+        ``'grad_norm'`` includes the Adam blocks' gradients (the stopping rule too).
 
     Examples
     --------
@@ -376,6 +405,14 @@ def projected_gradient(
         if value >= 1:
             raise ValueError(f"{name} must lie in (0, 1), got {value!r}.")
     _check_positive(max_backtracks, "max_backtracks", integer=True)
+    _check_positive(adam_learning_rate, "adam_learning_rate")
+    adam_betas = _check_betas(adam_betas, "adam_betas")
+    _check_positive(adam_epsilon, "adam_epsilon")
+    if "adam" in kinds:
+        return _projected_gradient_adam(
+            fun, grad, X, kinds, max_iter=max_iter, tol=tol, retraction=retraction, armijo=armijo, shrink=shrink,
+            max_backtracks=max_backtracks, learning_rate=adam_learning_rate, betas=adam_betas,
+            epsilon=adam_epsilon, progress=progress, callback=callback)
 
     def out(X):
         return X[0] if single else X
@@ -418,6 +455,70 @@ def projected_gradient(
 
     return _iterate(advance, X, f, gnorm, max_iter=max_iter, tol=tol, progress=progress, callback=callback,
                     desc="projected gradient", view=out, violation=lambda X: _violation(X, kinds))
+
+
+def _projected_gradient_adam(fun, grad, X, kinds, *, max_iter, tol, retraction, armijo, shrink, max_backtracks,
+                             learning_rate, betas, epsilon, progress, callback):
+    """:func:`projected_gradient` with ``"adam"`` blocks (validated there; see its docstring).
+
+    The line-searched blocks (``search``) follow the Armijo + Barzilai-Borwein rule of the plain path
+    with the Adam blocks held fixed; the Adam blocks then take one Adam step from the gradient at the
+    start of the iteration. The BB step of the next iteration is estimated from the line-searched
+    blocks only (their displacement and the change of their Riemannian gradient).
+    """
+    b1, b2 = betas
+    search = [i for i, kind in enumerate(kinds) if kind != "adam"]
+    adam = [i for i, kind in enumerate(kinds) if kind == "adam"]
+
+    def retract(x, r, t, kind):
+        return _retract(x, r, t, retraction) if kind == "stiefel" else x - t * r
+
+    f, G = _eval_blocks(fun, grad, X, False)
+    R = _tangent(X, G, kinds)
+    gnorm = _norm(R)
+    t = 1.0 / max(_norm([R[i] for i in search]), _EPS) if search else 0.0
+    M = {i: np.zeros_like(X[i]) for i in adam}  # Adam's first and second moments, per entry
+    V = {i: np.zeros_like(X[i]) for i in adam}
+
+    def advance(k):
+        nonlocal X, f, G, R, gnorm, t
+        X_new = list(X)
+        if search:  # Armijo backtracking on the line-searched blocks, the Adam blocks held
+            snorm2 = _norm([R[i] for i in search]) ** 2
+            floor = 32.0 * _EPS * max(1.0, abs(f))
+            for _ in range(max_backtracks):
+                for i in search:
+                    X_new[i] = retract(X[i], R[i], t, kinds[i])
+                f_new = float(fun(X_new))
+                required = armijo * t * snorm2
+                if np.isfinite(f_new) and (f_new <= f - required or (required <= floor and f_new <= f + floor)):
+                    break
+                t *= shrink
+            else:
+                return "line search failed: no step decreased the objective (rounding level reached?)"
+        step = k + 1  # Adam (Kingma & Ba), from the gradient at the start of the iteration
+        for i in adam:
+            M[i] = b1 * M[i] + (1.0 - b1) * G[i]
+            V[i] = b2 * V[i] + (1.0 - b2) * (G[i] * G[i])
+            m_hat, v_hat = M[i] / (1.0 - b1**step), V[i] / (1.0 - b2**step)
+            X_new[i] = X[i] - learning_rate * m_hat / (np.sqrt(v_hat) + epsilon)
+        f_new, G_new = _eval_blocks(fun, grad, X_new, False)
+        R_new = _tangent(X_new, G_new, kinds)
+        if search:  # Barzilai-Borwein, alternating BB1/BB2, as in the plain path
+            S = [X_new[i] - X[i] for i in search]
+            Y = [R_new[i] - R[i] for i in search]
+            sy = abs(_inner(S, Y))
+            if sy > 0:
+                t = _inner(S, S) / sy if k % 2 == 0 else sy / _inner(Y, Y)
+            else:
+                t = t / shrink
+            t = min(max(t, 1e-20), 1e20)
+        X, f, G, R = X_new, f_new, G_new, R_new
+        gnorm = _norm(R)
+        return X, f, gnorm
+
+    return _iterate(advance, X, f, gnorm, max_iter=max_iter, tol=tol, progress=progress, callback=callback,
+                    desc="projected gradient + Adam", violation=lambda X: _violation(X, kinds))
 
 
 def cayley_adam(
@@ -486,12 +587,7 @@ def cayley_adam(
     _check_positive(tol, "tol", allow_zero=True)
     _check_positive(epsilon, "epsilon")
     _check_positive(q, "q")
-    try:
-        b1, b2 = (float(b) for b in betas)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"betas must be a pair (b1, b2) of numbers in [0, 1), got {betas!r}.") from exc
-    if not (0 <= b1 < 1 and 0 <= b2 < 1):
-        raise ValueError(f"betas must be a pair (b1, b2) of numbers in [0, 1), got {betas!r}.")
+    b1, b2 = _check_betas(betas, "betas")
 
     f, G = _eval(fun, grad, X)
     gnorm = float(np.linalg.norm(riemannian_gradient(X, G)))
