@@ -18,7 +18,7 @@ JB_FLAGS := --builder html -W -n --keep-going
 # count) then fails here, on the developer's machine, instead of on a user's.
 NBVAL_ENV := PYTHONHASHSEED=0 OPENBLAS_CORETYPE=Sandybridge OPENBLAS_NUM_THREADS=1
 
-.PHONY: all install book notebooks test unit nbval bench bench-quick vendor lab clean
+.PHONY: all install book notebooks test unit nbval figures-check bench bench-quick vendor lab clean
 
 all: test
 
@@ -51,6 +51,14 @@ unit: $(STAMP)
 
 nbval: $(STAMP)
 	$(NBVAL_ENV) $(PY) -m pytest --nbval book --nbval-sanitize-with book/_tools/nbval_sanitize.cfg -p no:cacheprovider
+
+# The figures too (PNG bytes), under the nbval BLAS configuration and NumPy's AVX2 kernels instead
+# of AVX-512 where the CPU has them: lists the figures whose pixels depend on the machine. Not part
+# of `make test` (book/conftest.py says why).
+NPY_AVX2 := AVX512F AVX512CD AVX512_SKX X86_V4 AVX512_CLX AVX512_CNL AVX512_ICL
+figures-check: $(STAMP)
+	RKM_COMPARE_FIGURES=1 NPY_DISABLE_CPU_FEATURES="$(if $(shell grep -qw avx512f /proc/cpuinfo 2>/dev/null && echo y),$(NPY_AVX2))" \
+	$(NBVAL_ENV) $(PY) -m pytest $(XDIST) --nbval book --nbval-sanitize-with book/_tools/nbval_sanitize.cfg -p no:cacheprovider -q
 
 bench: $(STAMP)
 	$(PY) benchmarks/run_all.py

@@ -14,7 +14,7 @@ contract the tests rely on). Every explorer has
 from .deep import DeepLatentExplorer
 from .duality import FenchelYoungExplorer, fenchel_young_sides
 from .kernels import RFFConvergenceExplorer
-from .plotting import annotate_cells
+from .plotting import annotate_cells, portable_figures
 from .ppca import PPCAExplorer
 from .recurrent import RecurrentAblationExplorer
 from .rescaling import RescalingExplorer
@@ -30,6 +30,7 @@ __all__ = [
     "PPCAExplorer",
     "RecurrentAblationExplorer",
     "annotate_cells",
+    "portable_figures",
     "DeepLatentExplorer",
     "TensorCouplingExplorer",
     "xor_views",

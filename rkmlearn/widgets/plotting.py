@@ -3,7 +3,44 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["annotate_cells"]
+from ._base import _snap_artists
+
+__all__ = ["annotate_cells", "portable_figures"]
+
+
+def portable_figures():
+    """Draw this IPython session's inline figures from data snapped to 24 bits: the same PNG everywhere.
+
+    The book's chapters call it once, after importing pyplot. Each figure shown inline is then
+    rendered after :func:`~rkmlearn.widgets.snap` has rounded the data of its lines and images,
+    and its axis limits, to 24 significant bits (about 1e-7, far below a pixel), as the explorers'
+    frames are. Two machines whose BLAS or NumPy kernels round differently compute data that
+    differ in the last bits; unsnapped, such a difference can move an anti-aliased pixel, and the
+    stored figure would depend on the machine that executed the notebook. (Data that differ by
+    more than rounding, e.g. the rounding-level tail of a convergence curve, must be floored by
+    the figure itself.) Does nothing outside IPython.
+    """
+    try:
+        from IPython import get_ipython
+        from IPython.core.pylabtools import print_figure
+    except ImportError:  # pragma: no cover - IPython is a dependency of the book, not of the library
+        return
+    shell = get_ipython()
+    if shell is None:
+        return
+    import matplotlib
+    import matplotlib.pyplot  # noqa: F401
+    from matplotlib.figure import Figure
+
+    # pyplot loads its backend lazily, and the inline backend sets its own PNG formatter when it
+    # loads: load it now, so that the formatter set below is not replaced by the first figure.
+    matplotlib.pyplot.switch_backend(matplotlib.get_backend())
+
+    def png(figure):
+        _snap_artists(figure)
+        return print_figure(figure, "png", bbox_inches="tight", base64=True)
+
+    shell.display_formatter.formatters["image/png"].for_type(Figure, png)
 
 
 def annotate_cells(ax, image, values, fmt="{:.1f}", *, fontsize=None):
