@@ -135,8 +135,9 @@ def test_mlp_weights_trained_by_adam_learn(init, fine_tune):
 
 
 @pytest.mark.parametrize("init, fine_tune, expected", [
-    # history_["objective"][0, 10, -1] and coef_ on main before Adam came in (bit for bit there;
-    # rtol leaves room for another BLAS)
+    # history_["objective"][0, 10, -1] and coef_ on main before Adam came in (bit for bit on the same
+    # machine; 40 non-convex steps amplify another BLAS kernel's rounding to about 1e-12 relative, so
+    # rtol 1e-8: far below what any change of the optimiser would move)
     ("random", True, ([74.67182714224425, 6.697360965744718, -4.575002184680539], [4.939092543798685,
                                                                                     -1.5159956001659034])),
     ("dkpca", False, ([44.03770714006104, 13.601786807069686, 13.601215943621924], [-2.905726523360682,
@@ -146,8 +147,8 @@ def test_lssvm_training_is_unchanged_by_adam(init, fine_tune, expected):
     X, y = _moons()
     model = _model(init=init, fine_tune=fine_tune, max_iter=40).fit(X, y)
     f = model.history_["objective"]
-    np.testing.assert_allclose([f[0], f[10], f[-1]], expected[0], rtol=1e-12)
-    np.testing.assert_allclose(model.coef_[:, 0], expected[1], rtol=1e-10)
+    np.testing.assert_allclose([f[0], f[10], f[-1]], expected[0], rtol=1e-8)
+    np.testing.assert_allclose(model.coef_[:, 0], expected[1], rtol=1e-8)
     assert np.all(np.diff(f) <= 32 * EPS * np.maximum(1.0, np.abs(f[:-1])))
     # the LS-SVM weights are line searched: Adam's learning_rate is not used
     other = _model(init=init, fine_tune=fine_tune, max_iter=40, learning_rate=0.5).fit(X, y)
