@@ -3,8 +3,8 @@
 ``RKM_COMPARE_FIGURES=1`` makes nbval compare the figures' PNG bytes too (nbval skips
 ``image/png`` by default): ``make figures-check`` runs it under another BLAS and NumPy SIMD
 configuration to list the figures whose pixels depend on the machine. It is not part of
-``make test``: the figures of non-convex or recursive trajectories (Chapters 5, 9 and 10) and the
-tails of some convergence curves still move a few anti-aliased pixels (see book/README.md).
+``make test``: four figures of non-convex or recursive trajectories (Chapters 5, 9 and 10), whose
+rounding differences grow, still move a few anti-aliased pixels (see book/README.md).
 """
 import os
 
