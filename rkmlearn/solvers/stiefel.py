@@ -307,6 +307,40 @@ def _iterate(advance, X, f, gnorm, *, max_iter, tol, progress, callback, desc, v
 # ----------------------------------------------------------------------------------------------
 # optimisers
 # ----------------------------------------------------------------------------------------------
+def _armijo_search(evaluate, move, f, t, snorm2, *, armijo, shrink, max_backtracks):
+    """Backtracking from the trial step ``t``: ``(X_new, t)`` of the first accepted step, or None.
+
+    ``move(t)`` is the iterate after a step ``t``; ``evaluate(X)`` its objective; ``snorm2`` the
+    squared norm of the searched direction. Accepted: the Armijo decrease ``armijo t snorm2``, or,
+    once that is below the rounding level ``32 eps max(1, |f|)``, no increase beyond it.
+    """
+    floor = 32.0 * _EPS * max(1.0, abs(f))  # rounding level of fun near X
+    for _ in range(max_backtracks):
+        X_new = move(t)
+        f_new = float(evaluate(X_new))
+        required = armijo * t * snorm2
+        if np.isfinite(f_new) and (f_new <= f - required or (required <= floor and f_new <= f + floor)):
+            return X_new, t
+        t *= shrink
+    return None
+
+
+def _barzilai_borwein(S, Y, k, t, shrink):
+    """The next trial step from the displacement ``S`` and the change ``Y`` of the Riemannian gradient.
+
+    Alternating BB1/BB2 avoids the zig-zag of either alone; no curvature information: a larger step.
+    """
+    sy = abs(_inner(S, Y))
+    if sy > 0:
+        t = _inner(S, S) / sy if k % 2 == 0 else sy / _inner(Y, Y)
+    else:
+        t = t / shrink
+    return min(max(t, 1e-20), 1e20)
+
+
+_LINE_SEARCH_FAILED = "line search failed: no step decreased the objective (rounding level reached?)"
+
+
 def projected_gradient(
     fun,
     grad,
@@ -427,28 +461,16 @@ def projected_gradient(
 
     def advance(k):
         nonlocal X, f, R, gnorm, t
-        floor = 32.0 * _EPS * max(1.0, abs(f))  # rounding level of fun near X
-        for _ in range(max_backtracks):
-            X_new = step(X, R, t)
-            f_new = float(fun(out(X_new)))
-            required = armijo * t * gnorm**2
-            if np.isfinite(f_new) and (f_new <= f - required or (required <= floor and f_new <= f + floor)):
-                break
-            t *= shrink
-        else:
-            return "line search failed: no step decreased the objective (rounding level reached?)"
+        found = _armijo_search(lambda Z: fun(out(Z)), lambda t: step(X, R, t), f, t, gnorm**2,
+                               armijo=armijo, shrink=shrink, max_backtracks=max_backtracks)
+        if found is None:
+            return _LINE_SEARCH_FAILED
+        X_new, t = found
         f_new, G_new = _eval_blocks(fun, grad, X_new, single)
         R_new = _tangent(X_new, G_new, kinds)
-        # Barzilai-Borwein trial step from the displacement S and the change Y of the Riemannian
-        # gradient; alternating BB1/BB2 avoids the zig-zag of either alone.
         S = [a - b for a, b in zip(X_new, X)]
         Y = [a - b for a, b in zip(R_new, R)]
-        sy = abs(_inner(S, Y))
-        if sy > 0:
-            t = _inner(S, S) / sy if k % 2 == 0 else sy / _inner(Y, Y)
-        else:
-            t = t / shrink  # no curvature information: try a larger step
-        t = min(max(t, 1e-20), 1e20)
+        t = _barzilai_borwein(S, Y, k, t, shrink)
         X, f, R = X_new, f_new, R_new
         gnorm = _norm(R)
         return X, f, gnorm
@@ -470,8 +492,11 @@ def _projected_gradient_adam(fun, grad, X, kinds, *, max_iter, tol, retraction, 
     search = [i for i, kind in enumerate(kinds) if kind != "adam"]
     adam = [i for i, kind in enumerate(kinds) if kind == "adam"]
 
-    def retract(x, r, t, kind):
-        return _retract(x, r, t, retraction) if kind == "stiefel" else x - t * r
+    def searched_step(t):  # the line-searched blocks move, the Adam blocks are held
+        X_new = list(X)
+        for i in search:
+            X_new[i] = _retract(X[i], R[i], t, retraction) if kinds[i] == "stiefel" else X[i] - t * R[i]
+        return X_new
 
     f, G = _eval_blocks(fun, grad, X, False)
     R = _tangent(X, G, kinds)
@@ -484,18 +509,11 @@ def _projected_gradient_adam(fun, grad, X, kinds, *, max_iter, tol, retraction, 
         nonlocal X, f, G, R, gnorm, t
         X_new = list(X)
         if search:  # Armijo backtracking on the line-searched blocks, the Adam blocks held
-            snorm2 = _norm([R[i] for i in search]) ** 2
-            floor = 32.0 * _EPS * max(1.0, abs(f))
-            for _ in range(max_backtracks):
-                for i in search:
-                    X_new[i] = retract(X[i], R[i], t, kinds[i])
-                f_new = float(fun(X_new))
-                required = armijo * t * snorm2
-                if np.isfinite(f_new) and (f_new <= f - required or (required <= floor and f_new <= f + floor)):
-                    break
-                t *= shrink
-            else:
-                return "line search failed: no step decreased the objective (rounding level reached?)"
+            found = _armijo_search(fun, searched_step, f, t, _norm([R[i] for i in search]) ** 2,
+                                   armijo=armijo, shrink=shrink, max_backtracks=max_backtracks)
+            if found is None:
+                return _LINE_SEARCH_FAILED
+            X_new, t = found
         step = k + 1  # Adam (Kingma & Ba), from the gradient at the start of the iteration
         for i in adam:
             M[i] = b1 * M[i] + (1.0 - b1) * G[i]
@@ -504,15 +522,8 @@ def _projected_gradient_adam(fun, grad, X, kinds, *, max_iter, tol, retraction, 
             X_new[i] = X[i] - learning_rate * m_hat / (np.sqrt(v_hat) + epsilon)
         f_new, G_new = _eval_blocks(fun, grad, X_new, False)
         R_new = _tangent(X_new, G_new, kinds)
-        if search:  # Barzilai-Borwein, alternating BB1/BB2, as in the plain path
-            S = [X_new[i] - X[i] for i in search]
-            Y = [R_new[i] - R[i] for i in search]
-            sy = abs(_inner(S, Y))
-            if sy > 0:
-                t = _inner(S, S) / sy if k % 2 == 0 else sy / _inner(Y, Y)
-            else:
-                t = t / shrink
-            t = min(max(t, 1e-20), 1e20)
+        if search:  # the next trial step from the line-searched blocks only
+            t = _barzilai_borwein([X_new[i] - X[i] for i in search], [R_new[i] - R[i] for i in search], k, t, shrink)
         X, f, G, R = X_new, f_new, G_new, R_new
         gnorm = _norm(R)
         return X, f, gnorm
