@@ -194,7 +194,7 @@ def _dual_level(views, n_components, coupling, opts, rng, keep_matrix, with_scor
     sub, fix_signs = _leading(K, s, rng, opts, name, size=n, scale=scale, what=what)
     H = flip_signs(sub.basis) if fix_signs else sub.basis
     scores = [K_v @ H for K_v in K_views] if with_scores else None  # K_{v,c} H
-    U = [view.centred_features().T @ H if view.explicit else None for view in views]  # eq-mv-stationarity
+    U = [view.centred_features().T @ H if view.explicit else None for view in views]  # U_v = Phi_v^T H (stationarity)
     return Level(H, U, None, scores, sub, float(np.trace(K)), K if keep_matrix else None)
 
 
@@ -220,11 +220,11 @@ def _primal_level(views, n_components, opts, rng, keep_matrix, with_scores, name
     else:  # Stiefel with d_f > n: never form the d_f x d_f matrix
         C = None
         sub, fix_signs = _leading(None, s, rng, opts, name, factor=Phi_c, size=n, **checks)
-    # Rescaling (eq-mv-rescaling): U = U~ Gamma^{1/2}; without it U = U~ (Chapter 3's Figure 7).
+    # Rescaling U = U~ Gamma^{1/2}; without it U = U~ (Chapter 3's Figure 7).
     w, O = np.linalg.eigh(sub.Gamma)
     U_tilde = sub.basis
     U = ((U_tilde @ O) * np.sqrt(w)) @ O.T if opts["rescale"] else U_tilde
-    H = (((Phi_c @ U) @ O) / w) @ O.T  # h_i = Gamma^{-1} U^T phi_c(x_i) (eq-mv-stationarity)
+    H = (((Phi_c @ U) @ O) / w) @ O.T  # h_i = Gamma^{-1} U^T phi_c(x_i): stationarity
     if fix_signs:
         H, signs = flip_signs(H, return_signs=True)
         U, U_tilde = U * signs, U_tilde * signs
