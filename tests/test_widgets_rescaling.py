@@ -95,3 +95,16 @@ def test_rejects_bad_parameters(series, kwargs, match):
 def test_rejects_bad_series(series):
     with pytest.raises(ValueError, match="series_train"):
         RescalingExplorer(np.ones((10, 2)), series[1])
+
+
+def test_latent_panel_is_readable(explorer):
+    # Chapter 3's explorer drew all training windows, the fast components became solid bands,
+    # and the legend sat on the curves: now the first LATENT_WINDOWS windows, legend beside.
+    from rkmlearn.widgets.rescaling import LATENT_WINDOWS
+
+    figure = explorer.figure(rescale=False, components=4)
+    ax_latent = figure.axes[1]
+    assert all(len(line.get_xdata()) <= LATENT_WINDOWS for line in ax_latent.get_lines())
+    figure.canvas.draw()
+    legend = ax_latent.get_legend().get_window_extent()
+    assert legend.x0 >= ax_latent.get_window_extent().x1 - 1  # right of the axes

@@ -18,6 +18,10 @@ __all__ = ["RescalingExplorer"]
 #: Forecast errors at or below this are printed as the bound (rounding level, machine-dependent).
 _MSE_FLOOR = 1e-20
 
+#: Training windows drawn in the latent panel: over all of them the fast components of the sum of
+#: sines (period 5 windows) fill the panel as solid bands.
+LATENT_WINDOWS = 60
+
 
 class RescalingExplorer(FrameExplorer):
     """Forecasts and latent components with and without the rescaling ``U = U~ Lambda^{1/2}``.
@@ -31,7 +35,8 @@ class RescalingExplorer(FrameExplorer):
     features are computed in the constructor, one frame each.
 
     Left panel: the recursive forecast of the test series. Right panel: the ``s`` latent
-    components (columns of ``H_``) of the training windows. Without rescaling the components
+    components (columns of ``H_``) of the first :data:`LATENT_WINDOWS` training windows, with
+    the legend beside the panel. Without rescaling the components
     are the rescaled ones times ``Lambda^{-1/2}`` and the forecast collapses towards the mean.
     Both settings share fixed axis limits, so that switching shows the change of scale.
 
@@ -119,13 +124,15 @@ class RescalingExplorer(FrameExplorer):
                          label="forecast")
         ax_forecast.legend(loc="lower left")
         ax_forecast.set(xlabel="step ahead", xlim=(0, steps[-1]), ylim=self._forecast_limits)
-        name = "U = U~ Λ^½" if rescale else "U = U~ (no rescaling)"
+        name = r"$U = \tilde{U}\Lambda^{1/2}$" if rescale else r"$U = \tilde{U}$ (no rescaling)"
         ax_forecast.set_title(f"{name}, s = {s}\nforecast MSE "
                               f"{format_bound(self.mse_[r, s - 1], _MSE_FLOOR)}")
         H = self.latents_[r][s - 1]
+        shown = min(LATENT_WINDOWS, H.shape[0])
         for k in range(s):
-            ax_latent.plot(H[:, k], color=f"C{k}", lw=1.2, label=f"$h_{{{k + 1}}}$")
-        ax_latent.set(xlabel="training window i", xlim=(0, H.shape[0] - 1),
+            ax_latent.plot(H[:shown, k], color=f"C{k}", lw=1.2, label=f"$h_{{{k + 1}}}$")
+        ax_latent.set(xlabel=f"training window i (first {shown})", xlim=(0, shown - 1),
                       ylim=self._latent_limits)
         ax_latent.set_title(f"latent components H\nmax |h| = {np.abs(H).max():.2e}")
-        ax_latent.legend(loc="upper right", ncols=min(s, 4))
+        # beside the panel, not on the curves
+        ax_latent.legend(loc="center left", bbox_to_anchor=(1.0, 0.5), fontsize=9)
