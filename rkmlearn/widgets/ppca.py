@@ -148,9 +148,11 @@ class PPCAExplorer(FrameExplorer):
         span = np.ptp(self.X, axis=0).max()
         centre = 0.5 * (self.X.max(axis=0) + self.X.min(axis=0))
         half = 0.6 * span
-        ax.set(xlim=(centre[0] - half, centre[0] + half), ylim=(centre[1] - half, centre[1] + half),
+        # a band above the data holds the legend, so that it covers no point
+        top = self.X[:, 1].max() + 0.3 * half
+        ax.set(xlim=(centre[0] - half, centre[0] + half), ylim=(centre[1] - half, top),
                aspect="equal")
-        ax.legend(loc="upper right", framealpha=0.9)
+        ax.legend(loc="upper center", ncol=2, fontsize=9, framealpha=0.9)
         model = data["model"]
         explained = 100 * model.explained_variance_ratio_.sum()
         ax.set_title(f"q = {components}: explained variance {explained:.1f} %\n"
