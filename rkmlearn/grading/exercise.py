@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import configparser
 import fnmatch
+import json
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
@@ -109,6 +110,13 @@ def _copy(src: Path, dst: Path, excluded: tuple[str, ...]) -> list[str]:
                 or any(fnmatch.fnmatch(name, pat) for pat in _JUNK)}
 
     shutil.copytree(src, dst, ignore=ignore, dirs_exist_ok=True, symlinks=False)
+    # A notebook holds the reference code between solution markers: every copy gets the
+    # student's version (markers replaced, outputs cleared), never the source.
+    from .notebook import read_notebook, student_notebook
+
+    for path in dst.rglob("*.ipynb"):
+        text = json.dumps(student_notebook(read_notebook(path)), indent=1, ensure_ascii=False)
+        path.write_text(text + "\n", encoding="utf-8")
     return sorted(p.relative_to(dst).as_posix() for p in dst.rglob("*") if p.is_file())
 
 

@@ -79,6 +79,16 @@ class CollectedTest:
     hidden: bool
 
 
+def _require_pytest() -> None:
+    # This subpackage must not import the rest of rkmlearn (see the package docstring), so the
+    # extra is named here rather than through rkmlearn._extras.
+    import importlib.util
+
+    if importlib.util.find_spec("pytest") is None:
+        raise GradingError("grading runs the exercise's tests with pytest, which is not "
+                           "installed: pip install 'rkmlearn[grading]' (or pip install pytest)")
+
+
 def default_jobs() -> int:
     """Parallel runners: two, or one on a single-core machine."""
     return max(1, min(2, os.cpu_count() or 1))
@@ -98,9 +108,9 @@ def _check_paths(exercise_dir, submission=None) -> tuple[Path, Path | None]:
         if not sub.is_file():
             raise GradingError(f"submission {str(submission)!r} does not exist or is not a file; "
                                "pass the student's .py file")
-        if sub.suffix != ".py":
-            raise GradingError(f"submission {str(submission)!r} is not a .py file; pass the "
-                               "student's Python module")
+        if sub.suffix not in (".py", ".ipynb"):
+            raise GradingError(f"submission {str(submission)!r} is not a .py file or a notebook "
+                               "(.ipynb); pass the student's Python module or exercise notebook")
     return exercise, sub
 
 
@@ -131,6 +141,57 @@ def _collected(event: dict, folder: Path) -> list[CollectedTest]:
     if not out:
         raise GradingError("no tests found under tests/; test files must be named test_*.py")
     return out
+
+
+def _base_id(nodeid: str) -> str:
+    """``file::name`` of a test id, without its class and parameters (as the plugin's)."""
+    file_part, _, rest = nodeid.partition("::")
+    return file_part + "::" + rest.split("[", 1)[0].split("::")[-1]
+
+
+def tests_calling(folder: Path, function: str) -> set[str]:
+    """``file::name`` of the test functions under ``folder/tests`` that call
+    ``submission.FUNCTION`` (directly or through module-level helpers of their file)."""
+    found = set()
+    for path in sorted((folder / "tests").rglob("test_*.py")):
+        rel = path.relative_to(folder).as_posix()
+        for name, attrs in _submission_attributes(path).items():
+            if name.startswith("test") and function in attrs:
+                found.add(f"{rel}::{name}")
+    return found
+
+
+def _submission_attributes(path: Path) -> dict[str, set[str]]:
+    import ast
+
+    try:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+    except (OSError, SyntaxError, UnicodeDecodeError):
+        return {}
+    direct: dict[str, set[str]] = {}
+    calls: dict[str, set[str]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            attrs, names = set(), set()
+            for sub in ast.walk(node):
+                if isinstance(sub, ast.Attribute) and isinstance(sub.value, ast.Name) \
+                        and sub.value.id == "submission":
+                    attrs.add(sub.attr)
+                elif isinstance(sub, ast.Name):
+                    names.add(sub.id)
+            direct[node.name], calls[node.name] = attrs, names
+    closed = {}
+    for name in direct:  # what a test uses through the file's helpers, transitively
+        seen, todo, attrs = {name}, [name], set()
+        while todo:
+            current = todo.pop()
+            attrs |= direct.get(current, set())
+            for callee in calls.get(current, set()) & direct.keys():
+                if callee not in seen:
+                    seen.add(callee)
+                    todo.append(callee)
+        closed[name] = attrs
+    return closed
 
 
 def _test_paths(folder: Path) -> list[str]:
@@ -271,6 +332,8 @@ class _Grading:
     include_hidden: bool
     jobs: int
     overrides: dict = field(default_factory=dict)
+    function: str | None = None
+    only: set[str] | None = None
     tests: list[CollectedTest] | None = None
     results: dict = field(default_factory=dict)
     import_failure: str | None = None
@@ -285,6 +348,12 @@ class _Grading:
             from .sandbox import SandboxDirs
 
             folder = grading_folder(self.exercise, tmp / "exercise", self.include_hidden)
+            if self.function is not None:
+                self.only = tests_calling(folder, self.function)
+                if not self.only:
+                    raise GradingError(f"no test of this exercise calls {self.function}(); "
+                                       "check the function's name (the exercise's functions "
+                                       f"are: {', '.join(self.config.functions) or 'any'})")
             dirs = SandboxDirs(self.submission, uid.uid if uid else None)
             self._loop(folder, dirs, uid, tmp, progress)
         finally:
@@ -305,6 +374,7 @@ class _Grading:
                   "landlock": self.overrides.get("landlock", True),
                   "audit": self.overrides.get("audit", True)}
         return {"policy": policy, "functions": list(self.config.functions), "select": select,
+                "only": sorted(self.only) if self.only is not None else None,
                 "probe": probe, "cleanup": cleanup, "judge_pid": os.getpid()}
 
     def _loop(self, folder: Path, dirs, uid, tmp: Path, progress) -> None:
@@ -374,6 +444,8 @@ class _Grading:
         kind = event.get("event")
         if kind == "collected":
             tests = _collected(event, folder)
+            if self.only is not None:
+                tests = [t for t in tests if _base_id(t.nodeid) in self.only]
             if self.tests is None:
                 self.tests = tests
             elif [t.nodeid for t in tests] != [t.nodeid for t in self.tests]:
@@ -468,7 +540,7 @@ def _result(test: CollectedTest, passed: bool, message: str, duration: float) ->
 def grade(exercise_dir, submission, *, timeout: float = DEFAULT_TIMEOUT,
           include_hidden: bool = True, jobs: int | None = None, progress=None,
           memory_mb: int | None = None, started: float | None = None,
-          _sandbox: dict | None = None) -> GradeReport:
+          function: str | None = None, _sandbox: dict | None = None) -> GradeReport:
     """Grade one submission against an exercise's tests.
 
     Parameters
@@ -477,7 +549,9 @@ def grade(exercise_dir, submission, *, timeout: float = DEFAULT_TIMEOUT,
         The exercise folder, e.g. ``exercises/ch01_kernels``. Grading runs from a copy without
         ``solution*`` (with ``tests/hidden`` when ``include_hidden``).
     submission : str or Path
-        The student's ``.py`` file. It is imported only in sandboxed worker processes.
+        The student's ``.py`` file, or exercise notebook (``.ipynb``: its imports, functions,
+        classes and UPPER_CASE constants are graded, see :mod:`rkmlearn.grading.notebook`). It
+        is imported only in sandboxed worker processes.
     timeout : float, default=30.0
         Seconds of submission time per test (its import and every call together); an
         overrunning worker is killed and the test scores 0.
@@ -492,6 +566,9 @@ def grade(exercise_dir, submission, *, timeout: float = DEFAULT_TIMEOUT,
     started : float, optional
         ``time.monotonic()`` when grading started (the command line passes its own start, so
         that ``execution_time`` covers everything).
+    function : str, optional
+        Run only the tests that call this function of the submission (what
+        :func:`rkmlearn.grading.check` does for one exercise).
 
     Returns
     -------
@@ -511,18 +588,33 @@ def grade(exercise_dir, submission, *, timeout: float = DEFAULT_TIMEOUT,
     jobs = default_jobs() if jobs is None else jobs
     if not isinstance(jobs, int) or isinstance(jobs, bool) or jobs < 1:
         raise GradingError(f"jobs must be a positive integer, got {jobs!r}")
+    _require_pytest()
     exercise, sub = _check_paths(exercise_dir, submission)
     config = load_config(exercise)
     memory = config.memory_mb if memory_mb is None else memory_mb
     if not isinstance(memory, int) or isinstance(memory, bool) or memory < 64:
         raise GradingError(f"memory_mb must be an integer >= 64, got {memory!r}")
-    grading = _Grading(exercise=exercise, submission=sub, config=config, timeout=float(timeout),
-                       memory_mb=memory, include_hidden=include_hidden, jobs=jobs,
-                       overrides=dict(_sandbox or {}))
-    results = grading.run(progress)
+    if function is not None and (not isinstance(function, str) or not function.isidentifier()):
+        raise GradingError(f"function must be the name of one of the exercise's functions, got "
+                           f"{function!r}")
+    notes = []
+    with tempfile.TemporaryDirectory(prefix="rkmlearn-notebook-") as converted:
+        graded = sub
+        if sub.suffix == ".ipynb":
+            from .notebook import read_notebook, submission_module
+
+            source, notes = submission_module(read_notebook(sub))
+            graded = Path(converted) / (sub.stem + ".py")
+            graded.write_text(source, encoding="utf-8")
+        grading = _Grading(exercise=exercise, submission=graded, config=config,
+                           timeout=float(timeout), memory_mb=memory,
+                           include_hidden=include_hidden, jobs=jobs,
+                           overrides=dict(_sandbox or {}), function=function)
+        results = grading.run(progress)
     unmarked = [t.name for t in grading.tests if not t.marked]
-    notes = [f"{len(unmarked)} test(s) have no @pytest.mark.points and count 1 point each: "
-             + ", ".join(unmarked)] if unmarked else []
+    if unmarked:
+        notes.append(f"{len(unmarked)} test(s) have no @pytest.mark.points and count 1 point "
+                     "each: " + ", ".join(unmarked))
     return GradeReport(exercise=str(exercise), submission=str(sub), tests=results,
                        execution_time=time.monotonic() - started, sandbox=grading.layers,
                        notes=notes)
