@@ -118,7 +118,7 @@ def local_check(exercise_dir, submission, *, function: str | None = None,
         raise GradingError(f"{exercise} has no tests/public folder")
     from .runner import tests_calling  # static: which tests call the function
 
-    args = [str(public)]
+    args = [str(p) for p in sorted(public.rglob("test_*.py"))]
     if function is not None:
         only = sorted(tests_calling(exercise, function))
         if not only:
@@ -126,8 +126,9 @@ def local_check(exercise_dir, submission, *, function: str | None = None,
         args = [str(exercise / t) for t in only if t.startswith("tests/public/")]
     env = {**os.environ, "RKMLEARN_SUBMISSION": str(Path(submission).resolve()),
            "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
+    # Exercises have no conftest.py (their plugin gives the fixtures): none is loaded here.
     cmd = [sys.executable, "-m", "pytest", "-c", os.devnull, "--rootdir", str(exercise),
-           "-p", "rkmlearn.grading.local_plugin", "-p", "no:cacheprovider", "-q",
+           "--noconftest", "-p", "rkmlearn.grading.local_plugin", "-p", "no:cacheprovider", "-q",
            "--import-mode=importlib", "-o", "addopts=", *args]
     done = subprocess.run(cmd, cwd=exercise, env=env, capture_output=True, text=True,
                           timeout=timeout)

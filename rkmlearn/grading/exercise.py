@@ -26,8 +26,8 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["ExerciseConfig", "GradingError", "load_config", "student_copy", "grading_folder",
-           "EXCLUDED_FROM_STUDENT_COPY"]
+__all__ = ["ExerciseConfig", "GradingError", "MissingExtraError", "load_config",
+           "student_copy", "grading_folder", "EXCLUDED_FROM_STUDENT_COPY"]
 
 SECTION = "grading"
 # Relative to the exercise folder. `solution*` catches solution.py and any solution notes.
@@ -37,6 +37,10 @@ _JUNK = ("__pycache__", ".pytest_cache", "*.pyc", ".ipynb_checkpoints")
 
 class GradingError(ValueError):
     """The grader cannot run: a usage error or a broken exercise, never a student's mistake."""
+
+
+class MissingExtraError(GradingError, ImportError):
+    """The grader needs a package that is not installed (``pip install 'rkmlearn[grading]'``)."""
 
 
 @dataclass(frozen=True)

@@ -35,7 +35,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import procs
-from .exercise import ExerciseConfig, GradingError, grading_folder, load_config
+from .exercise import (ExerciseConfig, GradingError, MissingExtraError, grading_folder,
+                       load_config)
 from .report import GradeReport, TestResult, shorten
 
 __all__ = ["GradingError", "CollectedTest", "collect_tests", "grade", "DEFAULT_TIMEOUT",
@@ -85,7 +86,7 @@ def _require_pytest() -> None:
     import importlib.util
 
     if importlib.util.find_spec("pytest") is None:
-        raise GradingError("grading runs the exercise's tests with pytest, which is not "
+        raise MissingExtraError("grading runs the exercise's tests with pytest, which is not "
                            "installed: pip install 'rkmlearn[grading]' (or pip install pytest)")
 
 
