@@ -38,9 +38,11 @@ import time
 from pathlib import Path
 
 from .exercise import GradingError, student_copy
+from .report import printable, shorten
 from .runner import DEFAULT_TIMEOUT, default_jobs, grade
 
 USAGE_ERROR = 2
+GRADING_FAILED = 3  # the grader itself failed; the --json file says "grading failed: ..."
 
 ISOLATION = (
     "Isolation: the submission is imported only in sandboxed worker processes, one per test, "
@@ -78,6 +80,10 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--memory", type=int, default=None, metavar="MB",
                         help="address-space limit of the worker in MiB (default: the exercise's "
                              "memory_mb, 2048)")
+    parser.add_argument("--trusted", action="store_true",
+                        help="grade even where the kernel offers neither Landlock nor a network "
+                             "namespace (then only the in-process audit hook stands between the "
+                             "submission and the grader's files): for code you trust")
     parser.add_argument("--student-copy", action="store_true",
                         help="copy EXERCISE_DIR to OUT_DIR without solution* and tests/hidden/")
     parser.add_argument("--with-hidden", action="store_true",
@@ -194,6 +200,20 @@ def _run_command(command: str, argv: list[str]) -> int:
     return 0
 
 
+def _failed_results(json_path, reason: str, started: float) -> None:
+    """A results file that says grading failed (score 0), so that no result is ever lost."""
+    if json_path is None:
+        return
+    data = {"score": 0.0, "max_score": 0.0, "execution_time": round(time.monotonic() - started, 3),
+            "output": shorten(f"grading failed: {reason}", 2000), "visibility": "visible",
+            "stdout_visibility": "hidden", "extra_data": {"grading_failed": True}, "tests": []}
+    try:
+        write_json(Path(json_path), data)
+    except (OSError, GradingError) as exc:
+        print(f"could not write {printable(str(json_path))}: {printable(str(exc))}",
+              file=sys.stderr)
+
+
 def main(argv: list[str] | None = None, started: float | None = None) -> int:
     """Run the command line; return the exit status.
 
@@ -222,18 +242,24 @@ def main(argv: list[str] | None = None, started: float | None = None) -> int:
                 raise GradingError(f"--json: folder {str(json_path.parent)!r} does not exist; "
                                    "create it or write the file elsewhere")
         jobs = args.jobs if args.jobs is not None else default_jobs()
-        print(f"Grading {args.target} against {args.exercise_dir} (at most {args.timeout:g} s "
-              f"of submission time per test, {jobs} in parallel)...", file=sys.stderr,
-              flush=True)
+        print(f"Grading {printable(args.target)} against {printable(args.exercise_dir)} (at "
+              f"most {args.timeout:g} s of submission time per test, {jobs} in parallel)...",
+              file=sys.stderr, flush=True)
         report = grade(args.exercise_dir, args.target, timeout=args.timeout,
                        include_hidden=args.hidden, jobs=jobs, memory_mb=args.memory,
-                       started=started)
+                       started=started, trusted=args.trusted)
     except GradingError as exc:
         parser.print_usage(sys.stderr)
-        print(f"{parser.prog}: error: {exc}", file=sys.stderr)
+        print(f"{parser.prog}: error: {printable(str(exc))}", file=sys.stderr)
+        _failed_results(json_path if "json_path" in locals() else None, str(exc), started)
         return USAGE_ERROR
+    except Exception as exc:  # noqa: BLE001 - the grader's own failure: say so, keep a result
+        reason = f"{type(exc).__name__}: {exc}"
+        print(f"{parser.prog}: grading failed: {printable(reason)}", file=sys.stderr)
+        _failed_results(json_path if "json_path" in locals() else None, reason, started)
+        return GRADING_FAILED
     for note in report.notes:
-        print(f"note: {note}", file=sys.stderr)
+        print(f"note: {printable(note)}", file=sys.stderr)
     print(report.format_table())
     if report.sandbox:
         print("Sandbox: " + "; ".join(f"{k} {v}" for k, v in sorted(report.sandbox.items())),

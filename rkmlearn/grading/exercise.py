@@ -124,6 +124,35 @@ def _copy(src: Path, dst: Path, excluded: tuple[str, ...]) -> list[str]:
     return sorted(p.relative_to(dst).as_posix() for p in dst.rglob("*") if p.is_file())
 
 
+def read_regular_file(path) -> bytes:
+    """The bytes of ``path``, which must be a regular file: never through a symbolic link.
+
+    A submission that is a link (to ``solution.py``, say), a device, a FIFO or a folder is
+    refused: the grader runs as root, which could read what the link points to.
+    """
+    import os
+    import stat
+
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | getattr(os, "O_NONBLOCK", 0)
+                     | getattr(os, "O_CLOEXEC", 0))
+    except OSError as exc:
+        if os.path.islink(path):
+            raise GradingError(f"submission {str(path)!r} is a symbolic link; submit the file "
+                               "itself") from None
+        raise GradingError(f"submission {str(path)!r} cannot be opened: {exc.strerror}") from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise GradingError(f"submission {str(path)!r} is not a regular file (a folder, "
+                               "device or pipe); submit a .py or .ipynb file")
+        chunks = []
+        while chunk := os.read(fd, 1 << 20):
+            chunks.append(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
 def _check_exercise(exercise_dir) -> Path:
     src = Path(exercise_dir).expanduser().resolve()
     if not src.is_dir() or not (src / "tests").is_dir():

@@ -109,11 +109,10 @@ def read_notebook(path) -> dict:
     GradingError
         If the file is not a readable notebook (not JSON, not nbformat 4, too large).
     """
+    from .exercise import read_regular_file
+
     path = Path(path)
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise GradingError(f"notebook {str(path)!r} cannot be read: {exc.strerror}") from None
+    raw = read_regular_file(path)
     if len(raw) > _MAX_NOTEBOOK_BYTES:
         raise GradingError(f"notebook {str(path)!r} is larger than 20 MiB; clear its outputs "
                            "(Kernel > Restart and Clear Outputs) and save it again")

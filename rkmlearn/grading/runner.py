@@ -37,7 +37,7 @@ from pathlib import Path
 from . import procs
 from .exercise import (ExerciseConfig, GradingError, MissingExtraError, grading_folder,
                        load_config)
-from .report import GradeReport, TestResult, shorten
+from .report import GradeReport, TestResult, printable, shorten
 
 __all__ = ["GradingError", "CollectedTest", "collect_tests", "grade", "DEFAULT_TIMEOUT",
            "default_jobs"]
@@ -105,7 +105,14 @@ def _check_paths(exercise_dir, submission=None) -> tuple[Path, Path | None]:
                            "pass an exercise folder such as exercises/ch01_kernels")
     sub = None
     if submission is not None:
-        sub = Path(submission).expanduser().resolve()
+        given = Path(submission).expanduser()
+        if given.is_symlink():
+            raise GradingError(f"submission {str(submission)!r} is a symbolic link; submit the "
+                               "file itself")
+        sub = given.resolve()
+        if sub.exists() and not sub.is_file():
+            raise GradingError(f"submission {str(submission)!r} is not a regular file (a "
+                               "folder, device or pipe); submit a .py or .ipynb file")
         if not sub.is_file():
             raise GradingError(f"submission {str(submission)!r} does not exist or is not a file; "
                                "pass the student's .py file")
@@ -193,6 +200,51 @@ def _submission_attributes(path: Path) -> dict[str, set[str]]:
                     todo.append(callee)
         closed[name] = attrs
     return closed
+
+
+def test_kinds(folder: Path) -> dict[str, tuple[frozenset, bool]]:
+    """``file::name`` -> (the submission functions the test calls, whether it is a bad-input
+    test, i.e. one that expects the submission to raise: ``pytest.raises`` in its code)."""
+    import ast
+
+    kinds = {}
+    for path in sorted((folder / "tests").rglob("test_*.py")):
+        rel = path.relative_to(folder).as_posix()
+        attrs = _submission_attributes(path)
+        try:
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+        except (OSError, SyntaxError, UnicodeDecodeError):
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) \
+                    and node.name.startswith("test"):
+                raises = any(isinstance(n, ast.Attribute) and n.attr == "raises"
+                             for n in ast.walk(node))
+                kinds[f"{rel}::{node.name}"] = (frozenset(attrs.get(node.name, ())), raises)
+    return kinds
+
+
+def _void_bad_input_points(results: list[TestResult], tests: list[CollectedTest],
+                           kinds: dict) -> list[TestResult]:
+    """A bad-input test earns its points only when every valid-input test of the functions it
+    calls passed: raising on everything is not input validation."""
+    failed_functions = set()
+    for test, result in zip(tests, results):
+        functions, bad_input = kinds.get(_base_id(test.nodeid), (frozenset(), False))
+        if not bad_input and not result.passed:
+            failed_functions |= functions
+    out = []
+    for test, result in zip(tests, results):
+        functions, bad_input = kinds.get(_base_id(test.nodeid), (frozenset(), False))
+        broken = sorted(functions & failed_functions)
+        if bad_input and result.passed and broken:
+            result = TestResult(name=result.name, max_score=result.max_score, passed=False,
+                                message=(f"its points count only when {', '.join(broken)}() "
+                                         "also passes the tests with valid input: an error "
+                                         "for every input is not input validation"),
+                                hidden=result.hidden, duration=result.duration)
+        out.append(result)
+    return out
 
 
 def _test_paths(folder: Path) -> list[str]:
@@ -335,6 +387,8 @@ class _Grading:
     overrides: dict = field(default_factory=dict)
     function: str | None = None
     only: set[str] | None = None
+    kinds: dict = field(default_factory=dict)
+    trusted: bool = False
     tests: list[CollectedTest] | None = None
     results: dict = field(default_factory=dict)
     import_failure: str | None = None
@@ -355,6 +409,7 @@ class _Grading:
                     raise GradingError(f"no test of this exercise calls {self.function}(); "
                                        "check the function's name (the exercise's functions "
                                        f"are: {', '.join(self.config.functions) or 'any'})")
+            self.kinds = test_kinds(folder)
             dirs = SandboxDirs(self.submission, uid.uid if uid else None)
             self._loop(folder, dirs, uid, tmp, progress)
         finally:
@@ -362,8 +417,9 @@ class _Grading:
                 uid.close()  # every process of the sandbox uid is killed here
             if dirs is not None:
                 dirs.cleanup()
-            shutil.rmtree(tmp, ignore_errors=True)
-        return [self.results[t.nodeid] for t in self.tests]
+            procs.remove_tree(tmp)  # no recursion, no link followed: always gone
+        results = [self.results[t.nodeid] for t in self.tests]
+        return _void_bad_input_points(results, self.tests, self.kinds)
 
     def _settings(self, dirs, uid, scratch: str, select: dict, probe: bool, cleanup) -> dict:
         policy = {"submission": str(dirs.submission), "scratch": scratch,
@@ -373,7 +429,8 @@ class _Grading:
                   "memory_bytes": self.memory_mb * 2**20,
                   "uid": uid.uid if uid else None, "gid": uid.gid if uid else None,
                   "landlock": self.overrides.get("landlock", True),
-                  "audit": self.overrides.get("audit", True)}
+                  "audit": self.overrides.get("audit", True),
+                  "namespaces": self.overrides.get("namespaces", True)}
         return {"policy": policy, "functions": list(self.config.functions), "select": select,
                 "only": sorted(self.only) if self.only is not None else None,
                 "probe": probe, "cleanup": cleanup, "judge_pid": os.getpid()}
@@ -455,6 +512,7 @@ class _Grading:
             runner.selection = self._selection_of(runner)
         elif kind == "probe":
             self.layers = event.get("layers", {})
+            self._refuse_without_walls()
             if not event["ok"] and self.import_failure is None:
                 self.import_failure = event["message"]
         elif kind == "sandbox_error":
@@ -474,6 +532,22 @@ class _Grading:
             runner.finished += 1
         elif kind == "done":
             pass
+
+    def _refuse_without_walls(self) -> None:
+        """Untrusted code is graded only behind a kernel wall: Landlock or a network namespace.
+
+        A test that switches a layer off on purpose (``_sandbox``) is not refused.
+        """
+        if self.trusted or self.overrides:
+            return
+        walls = [str(self.layers.get("landlock", "")).startswith("on"),
+                 str(self.layers.get("network", "")).startswith("own")]
+        if not any(walls):
+            raise GradingError(
+                "this kernel offers neither Landlock nor network namespaces, so only an "
+                "in-process audit hook would stand between the submission and this machine; "
+                "grade untrusted work on a kernel that has them (Linux >= 5.13, as root or with "
+                f"user namespaces), or pass --trusted for code you trust (layers: {self.layers})")
 
     def _selection_of(self, runner: _Runner) -> list[str]:
         select = runner.select
@@ -533,7 +607,7 @@ def _verdict(phases: dict) -> tuple[bool, str]:
 
 
 def _result(test: CollectedTest, passed: bool, message: str, duration: float) -> TestResult:
-    return TestResult(name=test.name, max_score=test.points, passed=passed,
+    return TestResult(name=printable(test.name), max_score=test.points, passed=passed,
                       message=shorten(message, 2000) if message else "", hidden=test.hidden,
                       duration=duration)
 
@@ -541,7 +615,8 @@ def _result(test: CollectedTest, passed: bool, message: str, duration: float) ->
 def grade(exercise_dir, submission, *, timeout: float = DEFAULT_TIMEOUT,
           include_hidden: bool = True, jobs: int | None = None, progress=None,
           memory_mb: int | None = None, started: float | None = None,
-          function: str | None = None, _sandbox: dict | None = None) -> GradeReport:
+          function: str | None = None, trusted: bool = False,
+          _sandbox: dict | None = None) -> GradeReport:
     """Grade one submission against an exercise's tests.
 
     Parameters
@@ -570,6 +645,11 @@ def grade(exercise_dir, submission, *, timeout: float = DEFAULT_TIMEOUT,
     function : str, optional
         Run only the tests that call this function of the submission (what
         :func:`rkmlearn.grading.check` does for one exercise).
+    trusted : bool, default=False
+        Grade even when the kernel walls are missing (neither Landlock nor a network namespace
+        of its own could be set up): then only the in-process audit hook stands between the
+        submission and the grader's files, so an untrusted submission is refused unless this
+        is True.
 
     Returns
     -------
@@ -610,7 +690,7 @@ def grade(exercise_dir, submission, *, timeout: float = DEFAULT_TIMEOUT,
         grading = _Grading(exercise=exercise, submission=graded, config=config,
                            timeout=float(timeout), memory_mb=memory,
                            include_hidden=include_hidden, jobs=jobs,
-                           overrides=dict(_sandbox or {}), function=function)
+                           overrides=dict(_sandbox or {}), function=function, trusted=trusted)
         results = grading.run(progress)
     unmarked = [t.name for t in grading.tests if not t.marked]
     if unmarked:
