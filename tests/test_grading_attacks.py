@@ -14,7 +14,6 @@ import re
 import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -86,13 +85,12 @@ def test_work_hidden_in_the_warm_up_call_counts():
 
 
 # ------------------------------------------------------------------ kernel walls
+@pytest.mark.timeout(300)  # a stopped zygote would hang every later test: a hang guard
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Landlock is Linux's")
 def test_a_worker_cannot_stop_the_zygote():
-    start = time.monotonic()
     report = _grade_mini(HOSTILE / "mini_sigstop_zygote.py", audit=False)
     assert report.score == report.max_score, report.format_table()
-    assert not any("instructor" in t.message for t in report.tests)
-    assert time.monotonic() - start < 120
+    assert not any("instructor" in t.message or "timed out" in t.message for t in report.tests)
 
 
 def test_deep_folders_are_cleaned_up_and_grading_completes(tmp_path):
