@@ -247,6 +247,52 @@ def _scope_signals():
     return "on" if ok else f"unavailable ({os.strerror(ctypes.get_errno())})"
 
 
+def _no_new_processes():
+    """A seccomp filter that refuses every way of making a process (fork, vfork, clone without
+    CLONE_THREAD, clone3) and lets threads through: a child could compute, or hold memory,
+    unseen by the per-process CPU count and address-space cap. Returns a status string."""
+    import platform
+    import struct
+
+    arches = {"x86_64": (0xC000003E, {"clone": 56, "fork": 57, "vfork": 58}),
+              "aarch64": (0xC00000B7, {"clone": 220})}
+    machine = platform.machine()
+    if not sys.platform.startswith("linux") or machine not in arches:
+        return f"unavailable ({sys.platform} {machine})"
+    arch, calls = arches[machine]
+    allow, eperm, enosys = 0x7FFF0000, 0x00050000 | 1, 0x00050000 | 38
+    ld, jeq, jge, jset, ret = 0x20, 0x15, 0x35, 0x45, 0x06
+    # (code, jump-if-true label, jump-if-false label, k); labels are resolved below.
+    prog = [("ld", ld, None, None, 4), (None, jeq, "nr", "EPERM", arch),
+            ("nr", ld, None, None, 0),
+            (None, jge, "EPERM", None, 0x40000000),  # x32 system calls: none needed
+            (None, jeq, "ENOSYS", None, 435)]  # clone3: glibc falls back to clone for threads
+    for name in ("fork", "vfork"):
+        if name in calls:
+            prog.append((None, jeq, "EPERM", None, calls[name]))
+    prog += [(None, jeq, "flags", "ALLOW", calls["clone"]),
+             ("flags", ld, None, None, 16),  # low 32 bits of clone's flags
+             (None, jset, "ALLOW", "EPERM", 0x00010000),  # CLONE_THREAD: a thread
+             ("ALLOW", ret, None, None, allow), ("EPERM", ret, None, None, eperm),
+             ("ENOSYS", ret, None, None, enosys)]
+    where = {label: i for i, (label, *_rest) in enumerate(prog) if label}
+    code = b""
+    for i, (_, op, jt, jf, k) in enumerate(prog):
+        jump = [0 if j is None else where[j] - i - 1 for j in (jt, jf)]
+        code += struct.pack("<HBBI", op, jump[0], jump[1], k)
+    ctypes, libc = _libc()
+
+    class Program(ctypes.Structure):
+        _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_char_p)]
+
+    filters = ctypes.create_string_buffer(code, len(code))
+    program = Program(len(prog), ctypes.cast(filters, ctypes.c_char_p))
+    if libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 or \
+            libc.prctl(22, 2, ctypes.byref(program), 0, 0) != 0:  # PR_SET_SECCOMP, FILTER
+        return f"unavailable ({os.strerror(ctypes.get_errno())})"
+    return "on"
+
+
 def _own_network():
     """Move this process (and its future children) into a network namespace of its own: its
     only interface is a loopback that is down, so no packet leaves it, UDP included. As root
@@ -285,7 +331,7 @@ def _install_rules(rules, note_violation):
     that its code loads no global name).
     """
     _type, _str, _bytes, _int, _len, _range = type, str, bytes, int, len, range
-    _perm, _imperr, _oserr = PermissionError, ImportError, OSError
+    _perm, _imperr, _oserr, _valerr = PermissionError, ImportError, OSError, ValueError
     _getpid, _stat = os.getpid, os.stat
     # Captured C functions (student code can rebind os.lstat or posixpath's helpers, not these).
     _lstat, _readlink = os.lstat, os.readlink
@@ -377,7 +423,7 @@ def _install_rules(rules, note_violation):
         if "/.." in path or path.startswith(("/proc", "/dev/fd", "/dev/std")):
             try:
                 path = _realpath(path)
-            except (_oserr, ValueError):
+            except (_oserr, _valerr):
                 pass  # then the lexical form below
         parts = []
         for part in path.split("/"):
@@ -442,16 +488,28 @@ def _install_rules(rules, note_violation):
                 refuse(f"listing {target!r} is not allowed (only the scratch folder)",
                        record=False)
         elif event in mutators:
-            for i in mutators[event]:
-                # CPython's audit events pass -1 for "no dir_fd" (os.mkdir, os.remove, ...).
-                if _len(args) > i and args[i] is not None and args[i] != -1:
-                    refuse(f"{event}() with dir_fd is not allowed")
+            fds = mutators[event]
             for i in _range(2 if event == "os.rename" else 1):
                 path = args[i]
                 if _type(path) is _int:
                     continue
-                if (_type(path) is not _str and _type(path) is not _bytes) or \
-                        not in_scratch(normal(path)):
+                if _type(path) is not _str and _type(path) is not _bytes:
+                    refuse(f"{event}() needs a str path")
+                # CPython's audit events pass -1 for "no dir_fd"; a real one (shutil.rmtree's
+                # fd-based walk, tempfile's cleanup) is read back through /proc/self/fd.
+                fd = args[fds[i]] if i < _len(fds) and _len(args) > fds[i] else None
+                if fd is not None and fd != -1:
+                    if _type(fd) is not _int:
+                        refuse(f"{event}() with a dir_fd that is not a descriptor")
+                    try:
+                        base = _readlink("/proc/self/fd/" + _str(fd))
+                    except _oserr:
+                        refuse(f"{event}() with a dir_fd that cannot be read back")
+                    if _type(path) is _bytes:
+                        path = path.decode("utf-8", "surrogateescape")
+                    if not path.startswith("/"):
+                        path = base + "/" + path
+                if not in_scratch(normal(path)):
                     refuse(f"{event}() outside the scratch folder is not allowed")
         elif event in process_events:
             if not processes:
@@ -569,8 +627,10 @@ def _worker(data_fd, zygote_pid, cfg, wire, violations):
     if not cfg["processes"]:
         # No process of its own: a child started past the audit hook (_posixsubprocess runs
         # no hook, its preexec_fn runs Python in the child) could compute unseen by the CPU
-        # count and the memory cap, which are per process. The kernel refuses the fork.
-        resource.setrlimit(resource.RLIMIT_NPROC, (0, 0))
+        # count and the memory cap, which are per process. The kernel refuses the fork
+        # (seccomp; threads stay allowed), or, where seccomp cannot be set, RLIMIT_NPROC 0.
+        if _no_new_processes() != "on":
+            resource.setrlimit(resource.RLIMIT_NPROC, (0, 0))
     if cfg.get("landlock", True):
         _scope_signals()
     sock = socket.socket(fileno=data_fd)
