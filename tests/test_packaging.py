@@ -18,7 +18,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "rkmlearn"
-DATA_SUFFIXES = {".json", ".txt", ".csv", ".dat"}
+DATA_SUFFIXES = {".json", ".txt", ".csv", ".dat", ".gz"}
 
 
 def _source_files() -> tuple[set[str], set[str]]:

@@ -1,6 +1,13 @@
-"""Reference solution of the Chapter 1 exercises: RBF Gram matrix, centring, kernel PCA.
+# Generated from ch01_exercises.ipynb (python -m rkmlearn.grading sync): edit the notebook.
+"""Chapter 1 exercises: RBF Gram matrix, centring, kernel PCA. YOUR ANSWERS GO HERE.
 
-Plain numpy and scipy, independent of rkmlearn, so that it reads as a self-contained answer.
+Fill in the four functions below (read ``README.md`` first). Keep each signature as it is: the
+autograder calls them by name. Use numpy (and scipy if you wish), vectorised: no Python loops over
+samples. Check your work with the check cells of the exercise notebook, or from a shell in your
+handout folder::
+
+    python -m rkmlearn.grading . starter.py
+
 Chapter 1 is *Kernels, feature maps and conjugate feature duality*; the equation labels below
 refer to it.
 """
@@ -12,9 +19,9 @@ import numpy as np
 from scipy.linalg import eigh
 
 
-# ------------------------------------------------------------------------------------------
 # validation helpers
-# ------------------------------------------------------------------------------------------
+
+
 def _as_matrix(A, name: str) -> np.ndarray:
     """``A`` as a finite 2-D float64 array, or a ValueError naming ``name``."""
     A = np.asarray(A, dtype=np.float64)
@@ -33,9 +40,6 @@ def _as_square(A, name: str) -> np.ndarray:
     return A
 
 
-# ------------------------------------------------------------------------------------------
-# Exercise 1: the RBF Gram matrix
-# ------------------------------------------------------------------------------------------
 def rbf_gram(X, Y=None, sigma=1.0):
     """RBF (Gaussian) Gram matrix, vectorised through the BLAS form of squared distances.
 
@@ -86,9 +90,6 @@ def rbf_gram(X, Y=None, sigma=1.0):
     return np.exp(sqdist * (-0.5 / float(sigma) ** 2))
 
 
-# ------------------------------------------------------------------------------------------
-# Exercise 2: centring with the training statistics
-# ------------------------------------------------------------------------------------------
 def center_train_test(K_train, K_test):
     """Centre training and test kernel matrices in feature space, with TRAINING statistics.
 
@@ -132,9 +133,6 @@ def center_train_test(K_train, K_test):
     return Kc_train, Kc_test
 
 
-# ------------------------------------------------------------------------------------------
-# Exercise 3: kernel PCA by eigendecomposition
-# ------------------------------------------------------------------------------------------
 def kpca_eig(Kc, n_components):
     """Leading eigenpairs of a centred Gram matrix: the dual kernel PCA solution.
 
@@ -185,9 +183,6 @@ def kpca_eig(Kc, n_components):
     return eigenvalues.copy(), H
 
 
-# ------------------------------------------------------------------------------------------
-# Exercise 4: hidden features of new points
-# ------------------------------------------------------------------------------------------
 def kpca_transform(Kc_test, eigenvalues, H):
     """Hidden features of points from their centred kernel rows.
 

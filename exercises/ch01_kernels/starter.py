@@ -1,17 +1,28 @@
+# Generated from ch01_exercises.ipynb (python -m rkmlearn.grading sync): edit the notebook.
 """Chapter 1 exercises: RBF Gram matrix, centring, kernel PCA. YOUR ANSWERS GO HERE.
 
 Fill in the four functions below (read ``README.md`` first). Keep each signature as it is: the
 autograder calls them by name. Use numpy (and scipy if you wish), vectorised: no Python loops over
-samples. Check your work with::
+samples. Check your work with the check cells of the exercise notebook, or from a shell in your
+handout folder::
 
-    python -m rkmlearn.grading exercises/ch01_kernels starter.py
+    python -m rkmlearn.grading . starter.py
 
 Chapter 1 is *Kernels, feature maps and conjugate feature duality*; the equation labels below
 refer to it.
 """
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
+from scipy.linalg import eigh
+
+
+# validation helpers
+
+
+# YOUR CODE HERE (helpers you may want)
 
 
 def rbf_gram(X, Y=None, sigma=1.0):

@@ -1,8 +1,14 @@
-"""Reference solution of the Chapter 2 exercises: Algorithms 1 and 2 of multi-view kernel PCA.
+# Generated from ch02_exercises.ipynb (python -m rkmlearn.grading sync): edit the notebook.
+"""Chapter 2 exercises: Algorithms 1 and 2 of multi-view kernel PCA. YOUR ANSWERS GO HERE.
 
-Plain numpy and scipy, independent of rkmlearn, so that it reads as a self-contained answer.
-Chapter 2 is *Primal and dual*; the equation labels below refer to it. Every view uses the
-linear kernel / identity feature map, so the feature matrix of view ``v`` is its data matrix.
+Fill in the two functions below (read ``README.md`` first). Keep each signature as it is: the
+autograder calls them by name. Use numpy and scipy, vectorised: no Python loops over samples (a
+loop over the few views is fine). Check your work with the check cells of the exercise notebook, or from a shell in your
+handout folder::
+
+    python -m rkmlearn.grading . starter.py
+
+Chapter 2 is *Primal and dual*; the equation labels below refer to it.
 """
 from __future__ import annotations
 
@@ -12,9 +18,9 @@ import numpy as np
 from scipy.linalg import eigh
 
 
-# ------------------------------------------------------------------------------------------
 # validation and shared helpers
-# ------------------------------------------------------------------------------------------
+
+
 def _check_views(Xs):
     """``Xs`` as a list of finite 2-D float64 arrays with the same number of rows."""
     if isinstance(Xs, np.ndarray) or not isinstance(Xs, (list, tuple)) or len(Xs) == 0:
@@ -61,9 +67,6 @@ def _flip_signs(H):
     return np.where(largest < 0, -1.0, 1.0)
 
 
-# ------------------------------------------------------------------------------------------
-# Exercise 1: Algorithm 2 (dual)
-# ------------------------------------------------------------------------------------------
 def dual_eig(Xs, n_components):
     """Multi-view kernel PCA in the dual: Algorithm 2, :eq:`eq-mv-dual-eig`.
 
@@ -101,9 +104,6 @@ def dual_eig(Xs, n_components):
     return H * _flip_signs(H), values
 
 
-# ------------------------------------------------------------------------------------------
-# Exercise 2: Algorithm 1 (primal)
-# ------------------------------------------------------------------------------------------
 def primal_eig(Xs, n_components):
     """Multi-view kernel PCA in the primal: Algorithm 1, :eq:`eq-mv-primal-eig`.
 

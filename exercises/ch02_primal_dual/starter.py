@@ -1,17 +1,27 @@
+# Generated from ch02_exercises.ipynb (python -m rkmlearn.grading sync): edit the notebook.
 """Chapter 2 exercises: Algorithms 1 and 2 of multi-view kernel PCA. YOUR ANSWERS GO HERE.
 
 Fill in the two functions below (read ``README.md`` first). Keep each signature as it is: the
 autograder calls them by name. Use numpy and scipy, vectorised: no Python loops over samples (a
-loop over the few views is fine). Check your work with::
+loop over the few views is fine). Check your work with the check cells of the exercise notebook, or from a shell in your
+handout folder::
 
-    python -m rkmlearn.grading exercises/ch02_primal_dual starter.py
+    python -m rkmlearn.grading . starter.py
 
 Chapter 2 is *Primal and dual*; the equation labels below refer to it.
 """
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
-from scipy.linalg import eigh  # noqa: F401  (eigh(A, subset_by_index=[m - s, m - 1]))
+from scipy.linalg import eigh
+
+
+# validation and shared helpers
+
+
+# YOUR CODE HERE (helpers you may want)
 
 
 def dual_eig(Xs, n_components):

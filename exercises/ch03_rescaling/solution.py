@@ -1,6 +1,13 @@
-"""Reference solution of the Chapter 3 exercises: the rescaling and two-view imputation.
+# Generated from ch03_exercises.ipynb (python -m rkmlearn.grading sync): edit the notebook.
+"""Chapter 3 exercises: the rescaling and two-view imputation. YOUR ANSWERS GO HERE.
 
-Plain numpy and scipy, independent of rkmlearn, so that it reads as a self-contained answer.
+Fill in the two functions below (read ``README.md`` first). Keep each signature as it is: the
+autograder calls them by name. Use numpy and scipy, vectorised: no Python loops over samples.
+Check your work with the check cells of the exercise notebook, or from a shell in your
+handout folder::
+
+    python -m rkmlearn.grading . starter.py
+
 Chapter 3 is *Rescaling*; the equation labels below refer to it and to Chapter 2.
 """
 from __future__ import annotations
@@ -19,9 +26,6 @@ def _as_matrix(A, name):
     return A
 
 
-# ------------------------------------------------------------------------------------------
-# Exercise 1: the rescaling
-# ------------------------------------------------------------------------------------------
 def rescale(U_tilde, eigenvalues):
     """Primal weights from orthonormal eigenvectors: ``U = U~ Lambda^{1/2}``, :eq:`eq-mv-rescaling`.
 
@@ -54,9 +58,6 @@ def rescale(U_tilde, eigenvalues):
     return U_tilde * np.sqrt(lam)
 
 
-# ------------------------------------------------------------------------------------------
-# Exercise 2: imputing the target view
-# ------------------------------------------------------------------------------------------
 def impute_target(U_x, U_y, Gamma, phi_x):
     """Impute the target view from the input view, two-view :eq:`eq-mv-impute-primal`.
 

@@ -1,16 +1,22 @@
+# Generated from ch03_exercises.ipynb (python -m rkmlearn.grading sync): edit the notebook.
 """Chapter 3 exercises: the rescaling and two-view imputation. YOUR ANSWERS GO HERE.
 
 Fill in the two functions below (read ``README.md`` first). Keep each signature as it is: the
 autograder calls them by name. Use numpy and scipy, vectorised: no Python loops over samples.
-Check your work with::
+Check your work with the check cells of the exercise notebook, or from a shell in your
+handout folder::
 
-    python -m rkmlearn.grading exercises/ch03_rescaling starter.py
+    python -m rkmlearn.grading . starter.py
 
 Chapter 3 is *Rescaling*; the equation labels below refer to it and to Chapter 2.
 """
 from __future__ import annotations
 
 import numpy as np
+import scipy.linalg
+
+
+# YOUR CODE HERE (helpers you may want)
 
 
 def rescale(U_tilde, eigenvalues):

@@ -1,6 +1,13 @@
-"""Chapter 4 exercises, reference solution: Gamma' of a Stiefel solution and its rotation.
+# Generated from ch04_exercises.ipynb (python -m rkmlearn.grading sync): edit the notebook.
+"""Chapter 4 exercises: Gamma' of a Stiefel solution and its rotation. YOUR ANSWERS GO HERE.
 
-Plain numpy. Chapter 4 is *Stiefel training and rotation*; the equation labels refer to it
+Fill in the two functions below (read ``README.md`` first). Keep each signature as it is: the
+autograder calls them by name. Use numpy, vectorised. Check your work with the check cells of the exercise notebook, or from a shell in your
+handout folder::
+
+    python -m rkmlearn.grading . starter.py
+
+Chapter 4 is *Stiefel training and rotation*; the equation labels refer to it
 and to Chapter 1.
 """
 from __future__ import annotations

@@ -1,9 +1,11 @@
+# Generated from ch04_exercises.ipynb (python -m rkmlearn.grading sync): edit the notebook.
 """Chapter 4 exercises: Gamma' of a Stiefel solution and its rotation. YOUR ANSWERS GO HERE.
 
 Fill in the two functions below (read ``README.md`` first). Keep each signature as it is: the
-autograder calls them by name. Use numpy, vectorised. Check your work with::
+autograder calls them by name. Use numpy, vectorised. Check your work with the check cells of the exercise notebook, or from a shell in your
+handout folder::
 
-    python -m rkmlearn.grading exercises/ch04_stiefel_rotation starter.py
+    python -m rkmlearn.grading . starter.py
 
 Chapter 4 is *Stiefel training and rotation*; the equation labels refer to it
 and to Chapter 1.
@@ -11,6 +13,9 @@ and to Chapter 1.
 from __future__ import annotations
 
 import numpy as np
+
+
+# YOUR CODE HERE (helpers you may want)
 
 
 def gamma_prime(H_prime, K):

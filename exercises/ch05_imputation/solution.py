@@ -1,6 +1,13 @@
-"""Chapter 5 exercises, reference solution: imputing a missing view, in primal and in dual.
+# Generated from ch05_exercises.ipynb (python -m rkmlearn.grading sync): edit the notebook.
+"""Chapter 5 exercises: imputing a missing view, in primal and in dual. YOUR ANSWERS GO HERE.
 
-Plain numpy/scipy. Chapter 5 is *Forecasting and imputation*; the equation labels refer to it.
+Fill in the two functions below (read ``README.md`` first). Keep each signature as it is: the
+autograder calls them by name. Use numpy (and scipy if you wish), vectorised. Check your work with the check cells of the exercise notebook, or from a shell in your
+handout folder::
+
+    python -m rkmlearn.grading . starter.py
+
+Chapter 5 is *Forecasting and imputation*; the equation labels refer to it.
 """
 from __future__ import annotations
 

@@ -1,15 +1,23 @@
+# Generated from ch05_exercises.ipynb (python -m rkmlearn.grading sync): edit the notebook.
 """Chapter 5 exercises: imputing a missing view, in primal and in dual. YOUR ANSWERS GO HERE.
 
 Fill in the two functions below (read ``README.md`` first). Keep each signature as it is: the
-autograder calls them by name. Use numpy (and scipy if you wish), vectorised. Check your work with::
+autograder calls them by name. Use numpy (and scipy if you wish), vectorised. Check your work with the check cells of the exercise notebook, or from a shell in your
+handout folder::
 
-    python -m rkmlearn.grading exercises/ch05_imputation starter.py
+    python -m rkmlearn.grading . starter.py
 
 Chapter 5 is *Forecasting and imputation*; the equation labels refer to it.
 """
 from __future__ import annotations
 
+from numbers import Integral
+
 import numpy as np
+import scipy.linalg
+
+
+# YOUR CODE HERE (helpers you may want)
 
 
 def impute_dual(K_views_c, H, Gamma, k_other_c, target):

@@ -1,6 +1,13 @@
-"""Reference solution of the Chapter 6 exercises: noise variance, dual training, latent posterior.
+# Generated from ch06_exercises.ipynb (python -m rkmlearn.grading sync): edit the notebook.
+"""Chapter 6 exercises: noise variance, dual training, latent posterior. YOUR ANSWERS GO HERE.
 
-Plain numpy and scipy, independent of rkmlearn, so that it reads as a self-contained answer.
+Fill in the three functions below (read ``README.md`` first). Keep each signature as it is: the
+autograder calls them by name. Use numpy (and scipy if you wish), vectorised: no Python loops over
+samples. Check your work with the check cells of the exercise notebook, or from a shell in your
+handout folder::
+
+    python -m rkmlearn.grading . starter.py
+
 Chapter 6 is *Probabilistic PCA in primal and dual*; the equation labels below refer to it.
 """
 from __future__ import annotations
@@ -11,9 +18,9 @@ import numpy as np
 from scipy.linalg import cho_solve, eigh
 
 
-# ------------------------------------------------------------------------------------------
 # validation helpers
-# ------------------------------------------------------------------------------------------
+
+
 def _as_matrix(A, name: str) -> np.ndarray:
     """``A`` as a finite 2-D float64 array, or a ValueError naming ``name``."""
     A = np.asarray(A, dtype=np.float64)
@@ -51,9 +58,6 @@ def _leading_eigenpairs(K_c, q):
     return values.copy(), vectors * np.sign(vectors[largest, np.arange(q)])
 
 
-# ------------------------------------------------------------------------------------------
-# Exercise 1: the maximum-likelihood noise variance
-# ------------------------------------------------------------------------------------------
 def sigma2_ml(eigenvalues, n_samples, q, rank):
     """Maximum-likelihood noise variance of probabilistic PCA in feature space.
 
@@ -94,9 +98,6 @@ def sigma2_ml(eigenvalues, n_samples, q, rank):
     return float(values[q:rank].sum() / (n_samples * (rank - q)))
 
 
-# ------------------------------------------------------------------------------------------
-# Exercise 2: dual maximum likelihood
-# ------------------------------------------------------------------------------------------
 def dual_ml(K_c, q, sigma2):
     """Dual interconnection matrix ``A_ML`` of probabilistic PCA.
 
@@ -139,9 +140,6 @@ def dual_ml(K_c, q, sigma2):
     return E * np.sqrt(np.maximum(1.0 / n - sigma2 / values, 0.0))
 
 
-# ------------------------------------------------------------------------------------------
-# Exercise 3: latent posterior in the dual
-# ------------------------------------------------------------------------------------------
 def latent_posterior(Kc_test, K_c, A, sigma2):
     """Posterior ``h | k_c`` of the dual model: mean (the MAP) and covariance.
 

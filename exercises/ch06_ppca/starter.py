@@ -1,16 +1,27 @@
+# Generated from ch06_exercises.ipynb (python -m rkmlearn.grading sync): edit the notebook.
 """Chapter 6 exercises: noise variance, dual training, latent posterior. YOUR ANSWERS GO HERE.
 
 Fill in the three functions below (read ``README.md`` first). Keep each signature as it is: the
 autograder calls them by name. Use numpy (and scipy if you wish), vectorised: no Python loops over
-samples. Check your work with::
+samples. Check your work with the check cells of the exercise notebook, or from a shell in your
+handout folder::
 
-    python -m rkmlearn.grading exercises/ch06_ppca starter.py
+    python -m rkmlearn.grading . starter.py
 
 Chapter 6 is *Probabilistic PCA in primal and dual*; the equation labels below refer to it.
 """
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
+from scipy.linalg import cho_solve, eigh
+
+
+# validation helpers
+
+
+# YOUR CODE HERE (helpers you may want)
 
 
 def sigma2_ml(eigenvalues, n_samples, q, rank):

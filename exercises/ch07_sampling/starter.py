@@ -1,19 +1,30 @@
+# Generated from ch07_exercises.ipynb (python -m rkmlearn.grading sync): edit the notebook.
 """Chapter 7 exercises: kernel sampling and the kernel smoother. YOUR ANSWERS GO HERE.
 
 Fill in the two functions below (read ``README.md`` first). Keep each signature as it is: the
 autograder calls them by name. Use numpy (and scipy if you wish), vectorised: no Python loops over
-samples. Check your work with::
+samples. Check your work with the check cells of the exercise notebook, or from a shell in your
+handout folder::
 
-    python -m rkmlearn.grading exercises/ch07_sampling starter.py
+    python -m rkmlearn.grading . starter.py
 
 Chapter 7 is *Kernel sampling and pre-images*; the equation labels below refer to it.
 """
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
+from scipy.linalg import eigh
 
 #: Relative size below which a weight sum is treated as zero by ``kernel_smoother``.
 SUM_RTOL = float(np.sqrt(np.finfo(np.float64).eps))
+
+
+# validation helpers
+
+
+# YOUR CODE HERE (helpers you may want)
 
 
 def sample_dual(K_c, q, sigma2, u):

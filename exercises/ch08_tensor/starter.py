@@ -1,16 +1,22 @@
+# Generated from ch08_exercises.ipynb (python -m rkmlearn.grading sync): edit the notebook.
 """Chapter 8 exercises: coupled kernel, training, MOC coding and decoding. YOUR ANSWERS GO HERE.
 
 Fill in the four functions below (read ``README.md`` first). Keep each signature as it is: the
 autograder calls them by name. Use numpy (and scipy if you wish), vectorised: no Python loops over
-samples. Check your work with::
+samples. Check your work with the check cells of the exercise notebook, or from a shell in your
+handout folder::
 
-    python -m rkmlearn.grading exercises/ch08_tensor starter.py
+    python -m rkmlearn.grading . starter.py
 
 Chapter 8 is *Tensor-based multi-view RKM classifiers*; the equation labels below refer to it.
 """
 from __future__ import annotations
 
 import numpy as np
+import scipy.linalg
+
+
+# YOUR CODE HERE (helpers you may want)
 
 
 def coupled_kernel(kernels, rho):
@@ -36,7 +42,7 @@ def coupled_kernel(kernels, rho):
         ``rho`` outside [0, 1] (naming ``rho``); ``kernels`` empty, not 2-D or of different
         shapes (naming ``kernels``).
     """
-    raise NotImplementedError("coupled_kernel: write this function")
+    raise NotImplementedError("coupled_kernel: write your implementation here")
 
 
 def train_rho_tmv(kernels, Y, rho, lam, eta=1.0):
@@ -67,7 +73,7 @@ def train_rho_tmv(kernels, Y, rho, lam, eta=1.0):
         ``lam`` or ``eta`` not positive (naming it); ``Y`` with the wrong number of rows (naming
         ``Y``); bad ``kernels`` or ``rho`` as in :func:`coupled_kernel`.
     """
-    raise NotImplementedError("train_rho_tmv: write this function")
+    raise NotImplementedError("train_rho_tmv: write your implementation here")
 
 
 def moc_codebook(n_classes):
@@ -87,7 +93,7 @@ def moc_codebook(n_classes):
     ValueError
         ``n_classes`` not an integer >= 2 (naming ``n_classes``).
     """
-    raise NotImplementedError("moc_codebook: write this function")
+    raise NotImplementedError("moc_codebook: write your implementation here")
 
 
 def decode_outputs(outputs, codebook):
@@ -108,4 +114,4 @@ def decode_outputs(outputs, codebook):
     ValueError
         ``outputs`` with a number of columns other than the codebook's (naming ``outputs``).
     """
-    raise NotImplementedError("decode_outputs: write this function")
+    raise NotImplementedError("decode_outputs: write your implementation here")

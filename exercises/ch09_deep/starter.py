@@ -1,16 +1,21 @@
+# Generated from ch09_exercises.ipynb (python -m rkmlearn.grading sync): edit the notebook.
 """Chapter 9 exercises: deep RKM classifiers. YOUR ANSWERS GO HERE.
 
 Fill in the three functions below (read ``README.md`` first). Keep each signature as it is: the
 autograder calls them by name. Use numpy (and scipy if you wish), vectorised: no Python loops over
-samples. Check your work with::
+samples. Check your work with the check cells of the exercise notebook, or from a shell in your
+handout folder::
 
-    python -m rkmlearn.grading exercises/ch09_deep starter.py
+    python -m rkmlearn.grading . starter.py
 
 Chapter 9 is *Deep RKM classifiers*; the equation labels below refer to it.
 """
 from __future__ import annotations
 
 import numpy as np
+
+
+# YOUR CODE HERE (helpers you may want)
 
 
 def level_kernel(H, sigma):
@@ -28,7 +33,7 @@ def level_kernel(H, sigma):
     K_c : ndarray of shape (N, N)
         Exactly symmetric, rows and columns summing to 0 (up to rounding).
     """
-    raise NotImplementedError
+    raise NotImplementedError("level_kernel: write your implementation here")
 
 
 def pgd_step(H, G, alpha):
@@ -47,7 +52,7 @@ def pgd_step(H, G, alpha):
     H_new : ndarray of shape (N, s)
         ``U V^T`` for ``H - alpha G = U S V^T``; ``H_new^T H_new = I``.
     """
-    raise NotImplementedError
+    raise NotImplementedError("pgd_step: write your implementation here")
 
 
 def smoother_latent(X_train, H, X_new, sigma):
@@ -67,4 +72,4 @@ def smoother_latent(X_train, H, X_new, sigma):
     H_new : ndarray of shape (m, s)
         Weighted means of the rows of ``H``; finite even for points far from all training points.
     """
-    raise NotImplementedError
+    raise NotImplementedError("smoother_latent: write your implementation here")

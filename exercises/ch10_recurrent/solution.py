@@ -1,7 +1,13 @@
-"""Chapter 10 exercises: reference solution (not handed out).
+# Generated from ch10_exercises.ipynb (python -m rkmlearn.grading sync): edit the notebook.
+"""Chapter 10 exercises: recurrent RKMs. YOUR ANSWERS GO HERE.
 
-The lag matrix of eq-rrkm-eig, one step of the latent recursion eq-rrkm-recursion and the kernel
-ridge regression pre-image eq-rrkm-krr, in plain numpy/scipy.
+Fill in the three functions below (read ``README.md`` first). Keep each signature as it is: the
+autograder calls them by name. Use numpy (and scipy if you wish). Check your work with the check cells of the exercise notebook, or from a shell in your
+handout folder::
+
+    python -m rkmlearn.grading . starter.py
+
+Chapter 10 is *Recurrent RKMs for time-series forecasting*; the equation labels below refer to it.
 """
 from __future__ import annotations
 
@@ -33,7 +39,26 @@ def _finite(X, name, ndim):
 
 
 def lag_matrix(family, T, p, sigma_t=1.0):
-    """The T x T matrix A of eq-rrkm-eig: ``A[t, t'] = a_|t - t'|`` for ``|t - t'| <= p``, else 0."""
+    """The T x T matrix ``A`` of :eq:`eq-rrkm-eig`.
+
+    ``A[t, t'] = a_|t - t'|`` for ``|t - t'| <= p``, 0 otherwise, with the weights of
+    :eq:`eq-rrkm-lag-weights`: Gaussian ``a_l = exp(-l^2 / (2 sigma_t^2))``, or the indicator
+    ``a_0 = 0``, ``a_l = 1`` (``1 <= l <= p``).
+
+    Parameters
+    ----------
+    family : {"gaussian", "indicator"}
+    T : int
+        Number of time steps, ``>= 1``.
+    p : int
+        The lag, ``>= 1``.
+    sigma_t : float, default=1.0
+        Time bandwidth, ``> 0`` (Gaussian only).
+
+    Returns
+    -------
+    A : ndarray of shape (T, T)
+    """
     if family not in ("gaussian", "indicator"):
         raise ValueError(f"family must be 'gaussian' or 'indicator'; got {family!r}.")
     T = _integer(T, "T", 1)
@@ -50,7 +75,22 @@ def lag_matrix(family, T, p, sigma_t=1.0):
 
 
 def latent_step(window, M, a):
-    """``h_{c+p}`` from ``h_{c-p}, ..., h_{c+p-1}`` (eq-rrkm-recursion)."""
+    """One step of the latent recursion :eq:`eq-rrkm-recursion`.
+
+    Parameters
+    ----------
+    window : array-like of shape (2p, s)
+        ``h_{c-p}, ..., h_{c+p-1}``, oldest first (row ``p`` is ``h_c``).
+    M : array-like of shape (s, s)
+        ``H^T A H``.
+    a : array-like of shape (p + 1,)
+        Lag weights ``a_0, ..., a_p``, ``a_p != 0``.
+
+    Returns
+    -------
+    h_next : ndarray of shape (s,)
+        ``h_{c+p}``, so that ``sum_{l=-p..p} a_|l| h_{c+l} = M h_c`` (:eq:`eq-rrkm-latent-dyn`).
+    """
     a = _finite(a, "a", (1,))
     if a.shape[0] < 2:
         raise ValueError(f"a must hold a_0, ..., a_p with p >= 1; got {a.shape[0]} value(s).")
@@ -69,7 +109,23 @@ def latent_step(window, M, a):
 
 
 def krr_preimage(H_train, X_train, H_new, sigma, alpha):
-    """Kernel ridge regression from hidden features to inputs (eq-rrkm-krr), RBF kernel."""
+    """Kernel ridge regression pre-image :eq:`eq-rrkm-krr` with an RBF kernel on hidden features.
+
+    Parameters
+    ----------
+    H_train : array-like of shape (n, s)
+    X_train : array-like of shape (n, d) or (n,)
+    H_new : array-like of shape (m, s)
+    sigma : float
+        RBF bandwidth, ``> 0``.
+    alpha : float
+        Ridge, ``> 0``.
+
+    Returns
+    -------
+    X_new : ndarray of shape (m, d) or (m,)
+        ``k(H_new, H_train) (K + alpha I)^{-1} X_train``.
+    """
     H_train = _finite(H_train, "H_train", (2,))
     H_new = _finite(H_new, "H_new", (2,))
     X_train = _finite(X_train, "X_train", (1, 2))

@@ -1,15 +1,23 @@
+# Generated from ch10_exercises.ipynb (python -m rkmlearn.grading sync): edit the notebook.
 """Chapter 10 exercises: recurrent RKMs. YOUR ANSWERS GO HERE.
 
 Fill in the three functions below (read ``README.md`` first). Keep each signature as it is: the
-autograder calls them by name. Use numpy (and scipy if you wish). Check your work with::
+autograder calls them by name. Use numpy (and scipy if you wish). Check your work with the check cells of the exercise notebook, or from a shell in your
+handout folder::
 
-    python -m rkmlearn.grading exercises/ch10_recurrent starter.py
+    python -m rkmlearn.grading . starter.py
 
 Chapter 10 is *Recurrent RKMs for time-series forecasting*; the equation labels below refer to it.
 """
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
+import scipy.linalg
+
+
+# YOUR CODE HERE (helpers you may want)
 
 
 def lag_matrix(family, T, p, sigma_t=1.0):
@@ -33,7 +41,7 @@ def lag_matrix(family, T, p, sigma_t=1.0):
     -------
     A : ndarray of shape (T, T)
     """
-    raise NotImplementedError("Exercise 1: build the lag matrix")
+    raise NotImplementedError("lag_matrix: write your implementation here")
 
 
 def latent_step(window, M, a):
@@ -53,7 +61,7 @@ def latent_step(window, M, a):
     h_next : ndarray of shape (s,)
         ``h_{c+p}``, so that ``sum_{l=-p..p} a_|l| h_{c+l} = M h_c`` (:eq:`eq-rrkm-latent-dyn`).
     """
-    raise NotImplementedError("Exercise 2: one step of the latent recursion")
+    raise NotImplementedError("latent_step: write your implementation here")
 
 
 def krr_preimage(H_train, X_train, H_new, sigma, alpha):
@@ -74,4 +82,4 @@ def krr_preimage(H_train, X_train, H_new, sigma, alpha):
     X_new : ndarray of shape (m, d) or (m,)
         ``k(H_new, H_train) (K + alpha I)^{-1} X_train``.
     """
-    raise NotImplementedError("Exercise 3: the kernel ridge regression pre-image")
+    raise NotImplementedError("krr_preimage: write your implementation here")

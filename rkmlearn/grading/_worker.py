@@ -221,6 +221,104 @@ def _landlock(read_dirs, list_dirs, read_files, rw_dirs, rw_files, allow_exec):
     return f"on (ABI {abi})"
 
 
+def _scope_signals():
+    """Put this worker in a Landlock domain of its own that scopes signals and abstract Unix
+    sockets (ABI 6): it can no longer signal the zygote, which shares the zygote's domain
+    otherwise (kill, tgkill and pidfd_send_signal alike). Returns a status string."""
+    if not sys.platform.startswith("linux"):
+        return "unavailable (not Linux)"
+    import struct
+
+    ctypes, libc = _libc()
+    syscall = libc.syscall
+    syscall.restype = ctypes.c_long
+    create, restrict = 444, 446
+    abi = syscall(create, None, ctypes.c_size_t(0), ctypes.c_uint32(1))
+    if abi < 6:
+        return "unavailable (Landlock ABI 6 needed)" if abi >= 1 else "unavailable"
+    attr = struct.pack("<QQQ", 0, 0, 0b11)  # nothing but the scopes: signals, abstract sockets
+    buf = ctypes.create_string_buffer(attr, len(attr))
+    ruleset = syscall(create, buf, ctypes.c_size_t(len(attr)), ctypes.c_uint32(0))
+    if ruleset < 0:
+        return f"unavailable ({os.strerror(ctypes.get_errno())})"
+    ok = libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0 and \
+        syscall(restrict, ctypes.c_int(ruleset), ctypes.c_uint32(0)) == 0
+    os.close(ruleset)
+    return "on" if ok else f"unavailable ({os.strerror(ctypes.get_errno())})"
+
+
+def _no_new_processes():
+    """A seccomp filter that refuses every way of making a process (fork, vfork, clone without
+    CLONE_THREAD, clone3) and lets threads through: a child could compute, or hold memory,
+    unseen by the per-process CPU count and address-space cap. Returns a status string."""
+    import platform
+    import struct
+
+    arches = {"x86_64": (0xC000003E, {"clone": 56, "fork": 57, "vfork": 58}),
+              "aarch64": (0xC00000B7, {"clone": 220})}
+    machine = platform.machine()
+    if not sys.platform.startswith("linux") or machine not in arches:
+        return f"unavailable ({sys.platform} {machine})"
+    arch, calls = arches[machine]
+    allow, eperm, enosys = 0x7FFF0000, 0x00050000 | 1, 0x00050000 | 38
+    ld, jeq, jge, jset, ret = 0x20, 0x15, 0x35, 0x45, 0x06
+    # (code, jump-if-true label, jump-if-false label, k); labels are resolved below.
+    prog = [("ld", ld, None, None, 4), (None, jeq, "nr", "EPERM", arch),
+            ("nr", ld, None, None, 0),
+            (None, jge, "EPERM", None, 0x40000000),  # x32 system calls: none needed
+            (None, jeq, "ENOSYS", None, 435)]  # clone3: glibc falls back to clone for threads
+    for name in ("fork", "vfork"):
+        if name in calls:
+            prog.append((None, jeq, "EPERM", None, calls[name]))
+    prog += [(None, jeq, "flags", "ALLOW", calls["clone"]),
+             ("flags", ld, None, None, 16),  # low 32 bits of clone's flags
+             (None, jset, "ALLOW", "EPERM", 0x00010000),  # CLONE_THREAD: a thread
+             ("ALLOW", ret, None, None, allow), ("EPERM", ret, None, None, eperm),
+             ("ENOSYS", ret, None, None, enosys)]
+    where = {label: i for i, (label, *_rest) in enumerate(prog) if label}
+    code = b""
+    for i, (_, op, jt, jf, k) in enumerate(prog):
+        jump = [0 if j is None else where[j] - i - 1 for j in (jt, jf)]
+        code += struct.pack("<HBBI", op, jump[0], jump[1], k)
+    ctypes, libc = _libc()
+
+    class Program(ctypes.Structure):
+        _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_char_p)]
+
+    filters = ctypes.create_string_buffer(code, len(code))
+    program = Program(len(prog), ctypes.cast(filters, ctypes.c_char_p))
+    if libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 or \
+            libc.prctl(22, 2, ctypes.byref(program), 0, 0) != 0:  # PR_SET_SECCOMP, FILTER
+        return f"unavailable ({os.strerror(ctypes.get_errno())})"
+    return "on"
+
+
+def _own_network():
+    """Move this process (and its future children) into a network namespace of its own: its
+    only interface is a loopback that is down, so no packet leaves it, UDP included. As root
+    a plain network namespace; otherwise inside a user namespace of its own (uid and gid
+    mapped to themselves). Returns a status string."""
+    if not sys.platform.startswith("linux"):
+        return "shared (not Linux)"
+    ctypes, libc = _libc()
+    clone_newnet, clone_newuser = 0x40000000, 0x10000000
+    if os.geteuid() == 0:
+        if libc.unshare(clone_newnet) == 0:
+            return "own namespace, no interface up"
+        return f"shared (unshare: {os.strerror(ctypes.get_errno())})"
+    uid, gid = os.getuid(), os.getgid()
+    if libc.unshare(clone_newuser | clone_newnet) != 0:
+        return f"shared (unshare: {os.strerror(ctypes.get_errno())})"
+    try:
+        for name, text in (("setgroups", "deny"), ("uid_map", f"{uid} {uid} 1"),
+                           ("gid_map", f"{gid} {gid} 1")):
+            with open(f"/proc/self/{name}", "w") as fh:
+                fh.write(text)
+    except OSError as exc:
+        return f"own namespace (user namespace, ids unmapped: {exc.strerror})"
+    return "own namespace (in a user namespace), no interface up"
+
+
 # --------------------------------------------------------------------------------------------
 # the audit hook: the exercise's rules, for student code
 # --------------------------------------------------------------------------------------------
@@ -233,15 +331,54 @@ def _install_rules(rules, note_violation):
     that its code loads no global name).
     """
     _type, _str, _bytes, _int, _len, _range = type, str, bytes, int, len, range
-    _perm, _imperr, _oserr = PermissionError, ImportError, OSError
+    _perm, _imperr, _oserr, _valerr = PermissionError, ImportError, OSError, ValueError
     _getpid, _stat = os.getpid, os.stat
+    # Captured C functions (student code can rebind os.lstat or posixpath's helpers, not these).
+    _lstat, _readlink = os.lstat, os.readlink
+
+    def _realpath(path):
+        """``path`` with every symbolic link resolved, component by component: what the
+        kernel will open. (os.path.realpath reads module globals that student code can
+        change; this reads only captured functions.)"""
+        todo = [p for p in path.split("/") if p][::-1]
+        out, links = [], 0
+        while todo:
+            part = todo.pop()
+            if part == ".":
+                continue
+            if part == "..":
+                if out:
+                    out.pop()
+                continue
+            candidate = "/" + "/".join(out + [part])
+            try:
+                mode = _lstat(candidate).st_mode
+            except _oserr:
+                out.append(part)  # does not exist (yet): nothing to resolve
+                continue
+            if mode & 0o170000 != 0o120000:
+                out.append(part)
+                continue
+            links += 1
+            if links > 40:
+                raise _oserr("too many levels of symbolic links")
+            target = _readlink(candidate)
+            if target.startswith("/"):
+                out = []
+            todo.extend([p for p in target.split("/") if p][::-1])
+        return "/" + "/".join(out)
     allowed = frozenset(rules["allowed_imports"])
     stdlib = frozenset(sys.stdlib_module_names)
     banned = frozenset(rules["banned_modules"])
-    scratch = rules["scratch"].rstrip("/")
-    read_prefixes = tuple(p.rstrip("/") + "/" for p in rules["read_dirs"])
-    read_files = frozenset(rules["read_files"])
-    list_prefixes = read_prefixes + tuple(p.rstrip("/") + "/" for p in rules["list_dirs"])
+    # Paths are compared after resolving links (normal() below), so the allowed ones are
+    # listed resolved too (a folder reached through /proc/self/fd/N resolves to its real path).
+    def both(paths):
+        return [q for p in paths for q in {p, _realpath(p)}]
+
+    scratch = _realpath(rules["scratch"]).rstrip("/")
+    read_prefixes = tuple(p.rstrip("/") + "/" for p in both(rules["read_dirs"]))
+    read_files = frozenset(both(rules["read_files"]))
+    list_prefixes = read_prefixes + tuple(p.rstrip("/") + "/" for p in both(rules["list_dirs"]))
     processes = bool(rules["processes"])
     allowed_text = ", ".join(["the standard library"] + sorted(allowed))
     write_mask = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
@@ -274,11 +411,20 @@ def _install_rules(rules, note_violation):
         return True
 
     def normal(path):
-        """An absolute, '..'-free path made of str operations only (no symlinks exist in scratch)."""
+        """The absolute path the kernel will open, links resolved: '..' after a link such as
+        /proc/self/root leads where the link leads, not to the lexical parent."""
         if _type(path) is _bytes:
             path = path.decode("utf-8", "surrogateescape")
         if not path.startswith("/"):
             path = scratch + "/" + path
+        # Links that lead elsewhere: /proc's (self/root, self/cwd, fd/N) and /dev/fd. Student
+        # code cannot make links (Landlock and this hook refuse them), so other paths are
+        # resolved lexically, without one lstat per component on every file operation.
+        if "/.." in path or path.startswith(("/proc", "/dev/fd", "/dev/std")):
+            try:
+                path = _realpath(path)
+            except (_oserr, _valerr):
+                pass  # then the lexical form below
         parts = []
         for part in path.split("/"):
             if part == "" or part == ".":
@@ -342,15 +488,28 @@ def _install_rules(rules, note_violation):
                 refuse(f"listing {target!r} is not allowed (only the scratch folder)",
                        record=False)
         elif event in mutators:
-            for i in mutators[event]:
-                if _len(args) > i and args[i] is not None:
-                    refuse(f"{event}() with dir_fd is not allowed")
+            fds = mutators[event]
             for i in _range(2 if event == "os.rename" else 1):
                 path = args[i]
                 if _type(path) is _int:
                     continue
-                if (_type(path) is not _str and _type(path) is not _bytes) or \
-                        not in_scratch(normal(path)):
+                if _type(path) is not _str and _type(path) is not _bytes:
+                    refuse(f"{event}() needs a str path")
+                # CPython's audit events pass -1 for "no dir_fd"; a real one (shutil.rmtree's
+                # fd-based walk, tempfile's cleanup) is read back through /proc/self/fd.
+                fd = args[fds[i]] if i < _len(fds) and _len(args) > fds[i] else None
+                if fd is not None and fd != -1:
+                    if _type(fd) is not _int:
+                        refuse(f"{event}() with a dir_fd that is not a descriptor")
+                    try:
+                        base = _readlink("/proc/self/fd/" + _str(fd))
+                    except _oserr:
+                        refuse(f"{event}() with a dir_fd that cannot be read back")
+                    if _type(path) is _bytes:
+                        path = path.decode("utf-8", "surrogateescape")
+                    if not path.startswith("/"):
+                        path = base + "/" + path
+                if not in_scratch(normal(path)):
                     refuse(f"{event}() outside the scratch folder is not allowed")
         elif event in process_events:
             if not processes:
@@ -465,6 +624,15 @@ def _worker(data_fd, zygote_pid, cfg, wire, violations):
     _die_with_parent(zygote_pid)
     cpu = int(cfg["cpu_seconds"]) + 1
     resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu))
+    if not cfg["processes"]:
+        # No process of its own: a child started past the audit hook (_posixsubprocess runs
+        # no hook, its preexec_fn runs Python in the child) could compute unseen by the CPU
+        # count and the memory cap, which are per process. The kernel refuses the fork
+        # (seccomp; threads stay allowed), or, where seccomp cannot be set, RLIMIT_NPROC 0.
+        if _no_new_processes() != "on":
+            resource.setrlimit(resource.RLIMIT_NPROC, (0, 0))
+    if cfg.get("landlock", True):
+        _scope_signals()
     sock = socket.socket(fileno=data_fd)
     try:
         _serve(sock, cfg, wire, violations)
@@ -506,7 +674,7 @@ def _zygote_loop(ctrl, cfg, wire, violations):
 def main(config_json, wire_source):
     cfg = json.loads(config_json)
     _die_with_parent(cfg["parent_pid"])
-    layers = {}
+    layers = {"network": _own_network() if cfg.get("namespaces", True) else "shared (off)"}
     if cfg.get("uid") is not None and os.geteuid() == 0:
         mapping = _reach_through_descriptors(cfg["landlock_read_dirs"] + cfg["landlock_list_dirs"])
         for key in ("read_dirs", "landlock_read_dirs", "landlock_list_dirs"):

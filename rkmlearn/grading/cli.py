@@ -8,7 +8,20 @@ Grade a submission::
 Make the copy handed out to students (no solution, no hidden tests), or the folder for a
 Gradescope autograder zip (no solution)::
 
+    python -m rkmlearn.grading release EXERCISE_DIR OUT_DIR
     python -m rkmlearn.grading --student-copy EXERCISE_DIR OUT_DIR [--with-hidden]
+
+Grade a class (one .py or .ipynb per student; marks.csv, feedback, results.json per student)::
+
+    python -m rkmlearn.grading batch EXERCISE_DIR SUBMISSIONS_DIR --out DIR [--jobs 2]
+
+Check your own code without the sandbox (macOS, Windows; public tests only)::
+
+    python -m rkmlearn.grading local EXERCISE_DIR MY_ANSWERS.py
+
+Regenerate (or ``--check``) an exercise's solution.py and starter.py from its notebook::
+
+    python -m rkmlearn.grading sync EXERCISE_DIR [--check]
 
 Exit status: 0 whenever grading completed, whatever the score; 2 for usage errors (missing folder
 or file, bad option) and for exercises whose tests cannot be collected.
@@ -25,9 +38,11 @@ import time
 from pathlib import Path
 
 from .exercise import GradingError, student_copy
+from .report import printable, shorten
 from .runner import DEFAULT_TIMEOUT, default_jobs, grade
 
 USAGE_ERROR = 2
+GRADING_FAILED = 3  # the grader itself failed; the --json file says "grading failed: ..."
 
 ISOLATION = (
     "Isolation: the submission is imported only in sandboxed worker processes, one per test, "
@@ -45,10 +60,13 @@ def _parser() -> argparse.ArgumentParser:
         prog="python -m rkmlearn.grading",
         description="Autograde a submission against an exercise's tests, or make the student "
                     "copy of an exercise. " + ISOLATION,
-        epilog="Exit status 0 when grading completed (whatever the score), 2 on usage errors.")
+        epilog="Other commands: release, batch, local, sync (python -m rkmlearn.grading COMMAND "
+               "--help). Exit status 0 when grading completed (whatever the score), 2 on usage "
+               "errors.")
     parser.add_argument("exercise_dir", help="exercise folder, e.g. exercises/ch01_kernels")
     parser.add_argument("target", metavar="SUBMISSION_OR_OUT_DIR",
-                        help="the student's .py file; with --student-copy, the folder to create")
+                        help="the student's .py file or notebook (.ipynb); with --student-copy, "
+                             "the folder to create")
     parser.add_argument("--json", metavar="OUT.json", dest="json_path",
                         help="also write Gradescope-style results.json to this file (written "
                              "after every process of the grading is gone, atomically)")
@@ -62,6 +80,10 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--memory", type=int, default=None, metavar="MB",
                         help="address-space limit of the worker in MiB (default: the exercise's "
                              "memory_mb, 2048)")
+    parser.add_argument("--trusted", action="store_true",
+                        help="grade even where the kernel offers neither Landlock nor a network "
+                             "namespace (then only the in-process audit hook stands between the "
+                             "submission and the grader's files): for code you trust")
     parser.add_argument("--student-copy", action="store_true",
                         help="copy EXERCISE_DIR to OUT_DIR without solution* and tests/hidden/")
     parser.add_argument("--with-hidden", action="store_true",
@@ -95,6 +117,103 @@ def write_json(path: Path, data: dict) -> None:
                        "writes it")
 
 
+COMMANDS = ("release", "batch", "local", "sync")
+
+
+def _command_parser(command: str) -> argparse.ArgumentParser:
+    prog = f"python -m rkmlearn.grading {command}"
+    if command == "release":
+        p = argparse.ArgumentParser(prog=prog, description=(
+            "Write the handout of an exercise: its notebook without solutions, starter.py, "
+            "README.md and the public tests; never solution* or tests/hidden."))
+        p.add_argument("exercise_dir")
+        p.add_argument("out_dir", help="the handout folder to create (must not exist or be empty)")
+    elif command == "batch":
+        p = argparse.ArgumentParser(prog=prog, description=(
+            "Grade every submission in SUBMISSIONS_DIR (NAME.py, NAME.ipynb or NAME/ with one "
+            "such file), each in its own judge process; write marks.csv, feedback/NAME.txt and "
+            "results/NAME/results.json under --out."))
+        p.add_argument("exercise_dir")
+        p.add_argument("submissions_dir")
+        p.add_argument("--out", required=True, metavar="DIR", help="new or empty output folder")
+        p.add_argument("--jobs", type=int, default=default_jobs(), metavar="N",
+                       help="submissions graded at a time (default: %(default)s)")
+        p.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS")
+        p.add_argument("--hidden", action=argparse.BooleanOptionalAction, default=True)
+    elif command == "local":
+        p = argparse.ArgumentParser(prog=prog, description=(
+            "Run the PUBLIC tests on your own file with plain pytest, NOT sandboxed: for "
+            "macOS and Windows, where the sandbox cannot run. For your own code only."))
+        p.add_argument("exercise_dir")
+        p.add_argument("submission")
+        p.add_argument("--function", default=None, help="only the tests of this function")
+    else:
+        p = argparse.ArgumentParser(prog=prog, description=(
+            "Write solution.py and starter.py from the exercise notebook (one source), or with "
+            "--check fail when they are out of date."))
+        p.add_argument("exercise_dir")
+        p.add_argument("--check", action="store_true")
+    return p
+
+
+def _run_command(command: str, argv: list[str]) -> int:
+    from .batch import grade_batch
+    from .check import local_check
+    from .notebook import sync_exercise
+
+    parser = _command_parser(command)
+    args = parser.parse_args(argv)
+    try:
+        if command == "release":
+            stale = sync_exercise(args.exercise_dir, check=True) \
+                if list(Path(args.exercise_dir).glob("*_exercises.ipynb")) else []
+            if stale:
+                raise GradingError(f"{', '.join(stale)} of {args.exercise_dir} are older than its "
+                                   "notebook: run python -m rkmlearn.grading sync "
+                                   f"{args.exercise_dir} first")
+            files = student_copy(args.exercise_dir, args.out_dir)
+            print(f"Handout written to {args.out_dir} ({len(files)} files; solution and hidden "
+                  "tests left out): " + ", ".join(f for f in files if "/" not in f))
+        elif command == "batch":
+            started = time.monotonic()
+            rows = grade_batch(args.exercise_dir, args.submissions_dir, args.out,
+                               jobs=args.jobs, timeout=args.timeout, hidden=args.hidden)
+            failed = [r for r in rows if r.status != "graded"]
+            print(f"Graded {len(rows) - len(failed)} of {len(rows)} submissions in "
+                  f"{time.monotonic() - started:.1f} s: {args.out}/marks.csv, feedback/, results/")
+            for row in failed:
+                print(f"  {row.student}: {row.status}")
+        elif command == "local":
+            print(local_check(args.exercise_dir, args.submission, function=args.function))
+        else:
+            changed = sync_exercise(args.exercise_dir, check=args.check)
+            if args.check and changed:
+                print(f"out of date: {', '.join(changed)}; run python -m rkmlearn.grading sync "
+                      f"{args.exercise_dir}", file=sys.stderr)
+                return 1
+            print(f"{args.exercise_dir}: " + (f"wrote {', '.join(changed)}" if changed
+                                              else "solution.py and starter.py up to date"))
+    except GradingError as exc:
+        parser.print_usage(sys.stderr)
+        print(f"{parser.prog}: error: {exc}", file=sys.stderr)
+        return USAGE_ERROR
+    return 0
+
+
+def _failed_results(json_path, reason: str, started: float) -> None:
+    """A results file that says grading failed (score 0), so that no result is ever lost."""
+    if json_path is None:
+        return
+    data = {"score": 0.0, "max_score": 0.0, "execution_time": round(time.monotonic() - started, 3),
+            "output": shorten(f"grading failed: {reason}", 2000), "visibility": "visible",
+            "stdout_visibility": "hidden", "extra_data": {"grading_failed": True}, "tests": []}
+    try:
+        write_json(Path(json_path), data)
+    except (OSError, GradingError) as exc:
+        print(f"could not write {printable(str(json_path))}: {printable(str(exc))}",
+              file=sys.stderr)
+
+
 def main(argv: list[str] | None = None, started: float | None = None) -> int:
     """Run the command line; return the exit status.
 
@@ -102,6 +221,9 @@ def main(argv: list[str] | None = None, started: float | None = None) -> int:
     rkmlearn.grading`` passes the start of the process, so that start-up counts too.
     """
     started = time.monotonic() if started is None else started
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv and argv[0] in COMMANDS:
+        return _run_command(argv[0], argv[1:])
     parser = _parser()
     args = parser.parse_args(argv)
     try:
@@ -120,18 +242,24 @@ def main(argv: list[str] | None = None, started: float | None = None) -> int:
                 raise GradingError(f"--json: folder {str(json_path.parent)!r} does not exist; "
                                    "create it or write the file elsewhere")
         jobs = args.jobs if args.jobs is not None else default_jobs()
-        print(f"Grading {args.target} against {args.exercise_dir} (at most {args.timeout:g} s "
-              f"of submission time per test, {jobs} in parallel)...", file=sys.stderr,
-              flush=True)
+        print(f"Grading {printable(args.target)} against {printable(args.exercise_dir)} (at "
+              f"most {args.timeout:g} s of submission time per test, {jobs} in parallel)...",
+              file=sys.stderr, flush=True)
         report = grade(args.exercise_dir, args.target, timeout=args.timeout,
                        include_hidden=args.hidden, jobs=jobs, memory_mb=args.memory,
-                       started=started)
+                       started=started, trusted=args.trusted)
     except GradingError as exc:
         parser.print_usage(sys.stderr)
-        print(f"{parser.prog}: error: {exc}", file=sys.stderr)
+        print(f"{parser.prog}: error: {printable(str(exc))}", file=sys.stderr)
+        _failed_results(json_path if "json_path" in locals() else None, str(exc), started)
         return USAGE_ERROR
+    except Exception as exc:  # noqa: BLE001 - the grader's own failure: say so, keep a result
+        reason = f"{type(exc).__name__}: {exc}"
+        print(f"{parser.prog}: grading failed: {printable(reason)}", file=sys.stderr)
+        _failed_results(json_path if "json_path" in locals() else None, reason, started)
+        return GRADING_FAILED
     for note in report.notes:
-        print(f"note: {note}", file=sys.stderr)
+        print(f"note: {printable(note)}", file=sys.stderr)
     print(report.format_table())
     if report.sandbox:
         print("Sandbox: " + "; ".join(f"{k} {v}" for k, v in sorted(report.sandbox.items())),

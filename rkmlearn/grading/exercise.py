@@ -21,12 +21,13 @@ from __future__ import annotations
 
 import configparser
 import fnmatch
+import json
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["ExerciseConfig", "GradingError", "load_config", "student_copy", "grading_folder",
-           "EXCLUDED_FROM_STUDENT_COPY"]
+__all__ = ["ExerciseConfig", "GradingError", "MissingExtraError", "load_config",
+           "student_copy", "grading_folder", "EXCLUDED_FROM_STUDENT_COPY"]
 
 SECTION = "grading"
 # Relative to the exercise folder. `solution*` catches solution.py and any solution notes.
@@ -36,6 +37,10 @@ _JUNK = ("__pycache__", ".pytest_cache", "*.pyc", ".ipynb_checkpoints")
 
 class GradingError(ValueError):
     """The grader cannot run: a usage error or a broken exercise, never a student's mistake."""
+
+
+class MissingExtraError(GradingError, ImportError):
+    """The grader needs a package that is not installed (``pip install 'rkmlearn[grading]'``)."""
 
 
 @dataclass(frozen=True)
@@ -109,7 +114,43 @@ def _copy(src: Path, dst: Path, excluded: tuple[str, ...]) -> list[str]:
                 or any(fnmatch.fnmatch(name, pat) for pat in _JUNK)}
 
     shutil.copytree(src, dst, ignore=ignore, dirs_exist_ok=True, symlinks=False)
+    # A notebook holds the reference code between solution markers: every copy gets the
+    # student's version (markers replaced, outputs cleared), never the source.
+    from .notebook import read_notebook, student_notebook
+
+    for path in dst.rglob("*.ipynb"):
+        text = json.dumps(student_notebook(read_notebook(path)), indent=1, ensure_ascii=False)
+        path.write_text(text + "\n", encoding="utf-8")
     return sorted(p.relative_to(dst).as_posix() for p in dst.rglob("*") if p.is_file())
+
+
+def read_regular_file(path) -> bytes:
+    """The bytes of ``path``, which must be a regular file: never through a symbolic link.
+
+    A submission that is a link (to ``solution.py``, say), a device, a FIFO or a folder is
+    refused: the grader runs as root, which could read what the link points to.
+    """
+    import os
+    import stat
+
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | getattr(os, "O_NONBLOCK", 0)
+                     | getattr(os, "O_CLOEXEC", 0))
+    except OSError as exc:
+        if os.path.islink(path):
+            raise GradingError(f"submission {str(path)!r} is a symbolic link; submit the file "
+                               "itself") from None
+        raise GradingError(f"submission {str(path)!r} cannot be opened: {exc.strerror}") from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise GradingError(f"submission {str(path)!r} is not a regular file (a folder, "
+                               "device or pipe); submit a .py or .ipynb file")
+        chunks = []
+        while chunk := os.read(fd, 1 << 20):
+            chunks.append(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
 
 
 def _check_exercise(exercise_dir) -> Path:

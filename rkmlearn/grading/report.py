@@ -30,6 +30,8 @@ only; the total, hidden points included, is in ``score`` (and ``extra_data``) fo
 """
 from __future__ import annotations
 
+import re
+
 import math
 import shutil
 from dataclasses import dataclass, field
@@ -41,9 +43,20 @@ HIDDEN = "after_due_date"
 _VISIBILITIES = {"visible", "hidden", "after_due_date", "after_published"}
 
 
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def printable(text: str) -> str:
+    """``text`` with every control character shown as an escape (``\\x1b``): what a submission
+    puts in a message or a name never drives the instructor's terminal (clear the screen, move
+    the cursor, print a fake score) or reorders text (bidirectional overrides)."""
+    return _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), str(text))
+
+
 def shorten(text: str, limit: int) -> str:
-    """Collapse ``text`` onto one line (lines joined by `` | ``) and cut it to ``limit`` characters."""
-    lines = [" ".join(line.split()) for line in str(text).splitlines()]
+    """Collapse ``text`` onto one line (lines joined by `` | ``), escape its control characters
+    and cut it to ``limit`` characters."""
+    lines = [" ".join(printable(line).split()) for line in str(text).splitlines()]
     one_line = " | ".join(line for line in lines if line)
     if len(one_line) <= limit:
         return one_line

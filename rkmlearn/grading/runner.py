@@ -35,8 +35,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import procs
-from .exercise import ExerciseConfig, GradingError, grading_folder, load_config
-from .report import GradeReport, TestResult, shorten
+from .exercise import (ExerciseConfig, GradingError, MissingExtraError, grading_folder,
+                       load_config)
+from .report import GradeReport, TestResult, printable, shorten
 
 __all__ = ["GradingError", "CollectedTest", "collect_tests", "grade", "DEFAULT_TIMEOUT",
            "default_jobs"]
@@ -79,6 +80,16 @@ class CollectedTest:
     hidden: bool
 
 
+def _require_pytest() -> None:
+    # This subpackage must not import the rest of rkmlearn (see the package docstring), so the
+    # extra is named here rather than through rkmlearn._extras.
+    import importlib.util
+
+    if importlib.util.find_spec("pytest") is None:
+        raise MissingExtraError("grading runs the exercise's tests with pytest, which is not "
+                           "installed: pip install 'rkmlearn[grading]' (or pip install pytest)")
+
+
 def default_jobs() -> int:
     """Parallel runners: two, or one on a single-core machine."""
     return max(1, min(2, os.cpu_count() or 1))
@@ -94,13 +105,20 @@ def _check_paths(exercise_dir, submission=None) -> tuple[Path, Path | None]:
                            "pass an exercise folder such as exercises/ch01_kernels")
     sub = None
     if submission is not None:
-        sub = Path(submission).expanduser().resolve()
+        given = Path(submission).expanduser()
+        if given.is_symlink():
+            raise GradingError(f"submission {str(submission)!r} is a symbolic link; submit the "
+                               "file itself")
+        sub = given.resolve()
+        if sub.exists() and not sub.is_file():
+            raise GradingError(f"submission {str(submission)!r} is not a regular file (a "
+                               "folder, device or pipe); submit a .py or .ipynb file")
         if not sub.is_file():
             raise GradingError(f"submission {str(submission)!r} does not exist or is not a file; "
                                "pass the student's .py file")
-        if sub.suffix != ".py":
-            raise GradingError(f"submission {str(submission)!r} is not a .py file; pass the "
-                               "student's Python module")
+        if sub.suffix not in (".py", ".ipynb"):
+            raise GradingError(f"submission {str(submission)!r} is not a .py file or a notebook "
+                               "(.ipynb); pass the student's Python module or exercise notebook")
     return exercise, sub
 
 
@@ -130,6 +148,103 @@ def _collected(event: dict, folder: Path) -> list[CollectedTest]:
                                  hidden=hidden_dir in Path(entry["path"]).parents))
     if not out:
         raise GradingError("no tests found under tests/; test files must be named test_*.py")
+    return out
+
+
+def _base_id(nodeid: str) -> str:
+    """``file::name`` of a test id, without its class and parameters (as the plugin's)."""
+    file_part, _, rest = nodeid.partition("::")
+    return file_part + "::" + rest.split("[", 1)[0].split("::")[-1]
+
+
+def tests_calling(folder: Path, function: str) -> set[str]:
+    """``file::name`` of the test functions under ``folder/tests`` that call
+    ``submission.FUNCTION`` (directly or through module-level helpers of their file)."""
+    found = set()
+    for path in sorted((folder / "tests").rglob("test_*.py")):
+        rel = path.relative_to(folder).as_posix()
+        for name, attrs in _submission_attributes(path).items():
+            if name.startswith("test") and function in attrs:
+                found.add(f"{rel}::{name}")
+    return found
+
+
+def _submission_attributes(path: Path) -> dict[str, set[str]]:
+    import ast
+
+    try:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+    except (OSError, SyntaxError, UnicodeDecodeError):
+        return {}
+    direct: dict[str, set[str]] = {}
+    calls: dict[str, set[str]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            attrs, names = set(), set()
+            for sub in ast.walk(node):
+                if isinstance(sub, ast.Attribute) and isinstance(sub.value, ast.Name) \
+                        and sub.value.id == "submission":
+                    attrs.add(sub.attr)
+                elif isinstance(sub, ast.Name):
+                    names.add(sub.id)
+            direct[node.name], calls[node.name] = attrs, names
+    closed = {}
+    for name in direct:  # what a test uses through the file's helpers, transitively
+        seen, todo, attrs = {name}, [name], set()
+        while todo:
+            current = todo.pop()
+            attrs |= direct.get(current, set())
+            for callee in calls.get(current, set()) & direct.keys():
+                if callee not in seen:
+                    seen.add(callee)
+                    todo.append(callee)
+        closed[name] = attrs
+    return closed
+
+
+def test_kinds(folder: Path) -> dict[str, tuple[frozenset, bool]]:
+    """``file::name`` -> (the submission functions the test calls, whether it is a bad-input
+    test, i.e. one that expects the submission to raise: ``pytest.raises`` in its code)."""
+    import ast
+
+    kinds = {}
+    for path in sorted((folder / "tests").rglob("test_*.py")):
+        rel = path.relative_to(folder).as_posix()
+        attrs = _submission_attributes(path)
+        try:
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+        except (OSError, SyntaxError, UnicodeDecodeError):
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) \
+                    and node.name.startswith("test"):
+                raises = any(isinstance(n, ast.Attribute) and n.attr == "raises"
+                             for n in ast.walk(node))
+                kinds[f"{rel}::{node.name}"] = (frozenset(attrs.get(node.name, ())), raises)
+    return kinds
+
+
+def _void_bad_input_points(results: list[TestResult], tests: list[CollectedTest],
+                           kinds: dict) -> list[TestResult]:
+    """A bad-input test earns its points only when the functions it calls pass their tests with
+    valid input (those that call that one function alone): raising on everything is not input
+    validation."""
+    failed_functions = set()
+    for test, result in zip(tests, results):
+        functions, bad_input = kinds.get(_base_id(test.nodeid), (frozenset(), False))
+        if not bad_input and not result.passed and len(functions) == 1:
+            failed_functions |= functions
+    out = []
+    for test, result in zip(tests, results):
+        functions, bad_input = kinds.get(_base_id(test.nodeid), (frozenset(), False))
+        broken = sorted(functions & failed_functions)
+        if bad_input and result.passed and broken:
+            result = TestResult(name=result.name, max_score=result.max_score, passed=False,
+                                message=(f"its points count only when {', '.join(broken)}() "
+                                         "also passes the tests with valid input: an error "
+                                         "for every input is not input validation"),
+                                hidden=result.hidden, duration=result.duration)
+        out.append(result)
     return out
 
 
@@ -271,6 +386,10 @@ class _Grading:
     include_hidden: bool
     jobs: int
     overrides: dict = field(default_factory=dict)
+    function: str | None = None
+    only: set[str] | None = None
+    kinds: dict = field(default_factory=dict)
+    trusted: bool = False
     tests: list[CollectedTest] | None = None
     results: dict = field(default_factory=dict)
     import_failure: str | None = None
@@ -285,6 +404,13 @@ class _Grading:
             from .sandbox import SandboxDirs
 
             folder = grading_folder(self.exercise, tmp / "exercise", self.include_hidden)
+            if self.function is not None:
+                self.only = tests_calling(folder, self.function)
+                if not self.only:
+                    raise GradingError(f"no test of this exercise calls {self.function}(); "
+                                       "check the function's name (the exercise's functions "
+                                       f"are: {', '.join(self.config.functions) or 'any'})")
+            self.kinds = test_kinds(folder)
             dirs = SandboxDirs(self.submission, uid.uid if uid else None)
             self._loop(folder, dirs, uid, tmp, progress)
         finally:
@@ -292,8 +418,9 @@ class _Grading:
                 uid.close()  # every process of the sandbox uid is killed here
             if dirs is not None:
                 dirs.cleanup()
-            shutil.rmtree(tmp, ignore_errors=True)
-        return [self.results[t.nodeid] for t in self.tests]
+            procs.remove_tree(tmp)  # no recursion, no link followed: always gone
+        results = [self.results[t.nodeid] for t in self.tests]
+        return _void_bad_input_points(results, self.tests, self.kinds)
 
     def _settings(self, dirs, uid, scratch: str, select: dict, probe: bool, cleanup) -> dict:
         policy = {"submission": str(dirs.submission), "scratch": scratch,
@@ -303,8 +430,10 @@ class _Grading:
                   "memory_bytes": self.memory_mb * 2**20,
                   "uid": uid.uid if uid else None, "gid": uid.gid if uid else None,
                   "landlock": self.overrides.get("landlock", True),
-                  "audit": self.overrides.get("audit", True)}
+                  "audit": self.overrides.get("audit", True),
+                  "namespaces": self.overrides.get("namespaces", True)}
         return {"policy": policy, "functions": list(self.config.functions), "select": select,
+                "only": sorted(self.only) if self.only is not None else None,
                 "probe": probe, "cleanup": cleanup, "judge_pid": os.getpid()}
 
     def _loop(self, folder: Path, dirs, uid, tmp: Path, progress) -> None:
@@ -374,6 +503,8 @@ class _Grading:
         kind = event.get("event")
         if kind == "collected":
             tests = _collected(event, folder)
+            if self.only is not None:
+                tests = [t for t in tests if _base_id(t.nodeid) in self.only]
             if self.tests is None:
                 self.tests = tests
             elif [t.nodeid for t in tests] != [t.nodeid for t in self.tests]:
@@ -382,6 +513,7 @@ class _Grading:
             runner.selection = self._selection_of(runner)
         elif kind == "probe":
             self.layers = event.get("layers", {})
+            self._refuse_without_walls()
             if not event["ok"] and self.import_failure is None:
                 self.import_failure = event["message"]
         elif kind == "sandbox_error":
@@ -401,6 +533,22 @@ class _Grading:
             runner.finished += 1
         elif kind == "done":
             pass
+
+    def _refuse_without_walls(self) -> None:
+        """Untrusted code is graded only behind a kernel wall: Landlock or a network namespace.
+
+        A test that switches a layer off on purpose (``_sandbox``) is not refused.
+        """
+        if self.trusted or self.overrides:
+            return
+        walls = [str(self.layers.get("landlock", "")).startswith("on"),
+                 str(self.layers.get("network", "")).startswith("own")]
+        if not any(walls):
+            raise GradingError(
+                "this kernel offers neither Landlock nor network namespaces, so only an "
+                "in-process audit hook would stand between the submission and this machine; "
+                "grade untrusted work on a kernel that has them (Linux >= 5.13, as root or with "
+                f"user namespaces), or pass --trusted for code you trust (layers: {self.layers})")
 
     def _selection_of(self, runner: _Runner) -> list[str]:
         select = runner.select
@@ -460,7 +608,7 @@ def _verdict(phases: dict) -> tuple[bool, str]:
 
 
 def _result(test: CollectedTest, passed: bool, message: str, duration: float) -> TestResult:
-    return TestResult(name=test.name, max_score=test.points, passed=passed,
+    return TestResult(name=printable(test.name), max_score=test.points, passed=passed,
                       message=shorten(message, 2000) if message else "", hidden=test.hidden,
                       duration=duration)
 
@@ -468,6 +616,7 @@ def _result(test: CollectedTest, passed: bool, message: str, duration: float) ->
 def grade(exercise_dir, submission, *, timeout: float = DEFAULT_TIMEOUT,
           include_hidden: bool = True, jobs: int | None = None, progress=None,
           memory_mb: int | None = None, started: float | None = None,
+          function: str | None = None, trusted: bool = False,
           _sandbox: dict | None = None) -> GradeReport:
     """Grade one submission against an exercise's tests.
 
@@ -477,7 +626,9 @@ def grade(exercise_dir, submission, *, timeout: float = DEFAULT_TIMEOUT,
         The exercise folder, e.g. ``exercises/ch01_kernels``. Grading runs from a copy without
         ``solution*`` (with ``tests/hidden`` when ``include_hidden``).
     submission : str or Path
-        The student's ``.py`` file. It is imported only in sandboxed worker processes.
+        The student's ``.py`` file, or exercise notebook (``.ipynb``: its imports, functions,
+        classes and UPPER_CASE constants are graded, see :mod:`rkmlearn.grading.notebook`). It
+        is imported only in sandboxed worker processes.
     timeout : float, default=30.0
         Seconds of submission time per test (its import and every call together); an
         overrunning worker is killed and the test scores 0.
@@ -492,6 +643,14 @@ def grade(exercise_dir, submission, *, timeout: float = DEFAULT_TIMEOUT,
     started : float, optional
         ``time.monotonic()`` when grading started (the command line passes its own start, so
         that ``execution_time`` covers everything).
+    function : str, optional
+        Run only the tests that call this function of the submission (what
+        :func:`rkmlearn.grading.check` does for one exercise).
+    trusted : bool, default=False
+        Grade even when the kernel walls are missing (neither Landlock nor a network namespace
+        of its own could be set up): then only the in-process audit hook stands between the
+        submission and the grader's files, so an untrusted submission is refused unless this
+        is True.
 
     Returns
     -------
@@ -511,18 +670,33 @@ def grade(exercise_dir, submission, *, timeout: float = DEFAULT_TIMEOUT,
     jobs = default_jobs() if jobs is None else jobs
     if not isinstance(jobs, int) or isinstance(jobs, bool) or jobs < 1:
         raise GradingError(f"jobs must be a positive integer, got {jobs!r}")
+    _require_pytest()
     exercise, sub = _check_paths(exercise_dir, submission)
     config = load_config(exercise)
     memory = config.memory_mb if memory_mb is None else memory_mb
     if not isinstance(memory, int) or isinstance(memory, bool) or memory < 64:
         raise GradingError(f"memory_mb must be an integer >= 64, got {memory!r}")
-    grading = _Grading(exercise=exercise, submission=sub, config=config, timeout=float(timeout),
-                       memory_mb=memory, include_hidden=include_hidden, jobs=jobs,
-                       overrides=dict(_sandbox or {}))
-    results = grading.run(progress)
+    if function is not None and (not isinstance(function, str) or not function.isidentifier()):
+        raise GradingError(f"function must be the name of one of the exercise's functions, got "
+                           f"{function!r}")
+    notes = []
+    with tempfile.TemporaryDirectory(prefix="rkmlearn-notebook-") as converted:
+        graded = sub
+        if sub.suffix == ".ipynb":
+            from .notebook import read_notebook, submission_module
+
+            source, notes = submission_module(read_notebook(sub))
+            graded = Path(converted) / (sub.stem + ".py")
+            graded.write_text(source, encoding="utf-8")
+        grading = _Grading(exercise=exercise, submission=graded, config=config,
+                           timeout=float(timeout), memory_mb=memory,
+                           include_hidden=include_hidden, jobs=jobs,
+                           overrides=dict(_sandbox or {}), function=function, trusted=trusted)
+        results = grading.run(progress)
     unmarked = [t.name for t in grading.tests if not t.marked]
-    notes = [f"{len(unmarked)} test(s) have no @pytest.mark.points and count 1 point each: "
-             + ", ".join(unmarked)] if unmarked else []
+    if unmarked:
+        notes.append(f"{len(unmarked)} test(s) have no @pytest.mark.points and count 1 point "
+                     "each: " + ", ".join(unmarked))
     return GradeReport(exercise=str(exercise), submission=str(sub), tests=results,
                        execution_time=time.monotonic() - started, sandbox=grading.layers,
                        notes=notes)

@@ -8,9 +8,10 @@ builtin kind (``ValueError`` stays a ``ValueError`` for ``pytest.raises``) or a
 pytest, and nothing it sends is used before it has been validated.
 
 A test's submission time (import plus every call) is limited by ``timeout``; a call that
-overruns it is killed with its worker, and the test fails. Arrays the function changed in
-place are copied back into the caller's arrays, so "does not modify its inputs" can be tested
-as in a single process.
+overruns it is killed with its worker, and the test fails. The function works on its own copies
+of the arguments: what it does to them never reaches the test's arrays (expected values computed
+from the inputs after a call stay right), and ``submission.last_call.modified`` says which
+arguments it changed in place, for "does not modify its inputs" tests.
 """
 from __future__ import annotations
 
@@ -19,7 +20,6 @@ import contextlib
 import json
 import math
 import os
-import shutil
 import signal
 import socket
 import subprocess
@@ -33,6 +33,7 @@ from pathlib import Path
 import numpy as np
 
 from . import procs, wire
+from .exercise import read_regular_file
 
 HERE = Path(__file__).resolve().parent
 # The worker program: read here, handed to the sandboxed interpreter on its command line.
@@ -98,6 +99,8 @@ _REMOTE_CLASSES: dict[tuple[str, type], type] = {}
 def _remote_exception(error: dict) -> BaseException:
     """A judge-side exception of the nearest builtin kind, carrying the worker's message."""
     name = _text(error.get("type"), 100) or "Exception"
+    if not all(part.isidentifier() for part in name.split(".")):
+        name = "Exception"  # a forged name (a NUL, spaces, escapes) is not a class name
     message = _text(error.get("message"), wire.MAX_STR)
     bases = [getattr(builtins, n, None) for n in error.get("builtins", [])
              if isinstance(n, str)]
@@ -162,8 +165,9 @@ class Policy:
     uid, gid : int or None
         As root: the sandbox uid/gid to drop to; None keeps the current uid (without any
         capability when that is root).
-    landlock, audit : bool
-        Layers that tests can switch off, to show that the next layer holds.
+    landlock, audit, namespaces : bool
+        Layers that tests can switch off, to show that the next layer holds (``namespaces``:
+        the zygote's network namespace of its own).
     """
 
     submission: str
@@ -177,6 +181,7 @@ class Policy:
     gid: int | None = None
     landlock: bool = True
     audit: bool = True
+    namespaces: bool = True
     file_bytes: int = 64 * 2**20
     banned_modules: tuple[str, ...] = ("_testcapi", "_testinternalcapi", "_testbuffer",
                                        "_xxsubinterpreters", "_dbm", "_gdbm")
@@ -242,7 +247,7 @@ def _worker_config(policy: Policy, ctrl_fd: int) -> dict:
         "memory_bytes": int(policy.memory_bytes), "file_bytes": int(policy.file_bytes),
         "cpu_seconds": math.ceil(policy.timeout) + 1,
         "nproc": 128 if policy.uid is not None else None,
-        "landlock": policy.landlock, "audit": policy.audit,
+        "landlock": policy.landlock, "audit": policy.audit, "namespaces": policy.namespaces,
         "preload": ["numpy", *policy.preload], "max_message_bytes": policy.max_message_bytes,
     }
 
@@ -251,8 +256,10 @@ def _worker_env(policy: Policy) -> dict:
     env = {"PATH": "/usr/bin:/bin", "HOME": policy.scratch, "TMPDIR": policy.scratch,
            "LANG": "C.UTF-8", "PYTHONHASHSEED": "0", "PYTHONDONTWRITEBYTECODE": "1",
            "MPLBACKEND": "Agg"}
+    # One thread: a worker may not create processes or threads of its own (RLIMIT_NPROC 0),
+    # and a BLAS that tried to start its pool would fail.
     for key in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
-        env[key] = os.environ.get(key, "1")
+        env[key] = "1"
     for key in ("OPENBLAS_CORETYPE",):
         if key in os.environ:
             env[key] = os.environ[key]
@@ -411,11 +418,14 @@ class Worker:
 # --------------------------------------------------------------------------------------------
 @dataclass
 class CallStats:
-    """Judge-side measurements of the last call: wall-clock and the worker's CPU seconds."""
+    """Judge-side measurements of one call: wall-clock, the worker's CPU seconds (its waited-for
+    children included), and the arguments the function changed in place, as paths into
+    ``(args, kwargs)``: ``(0, 2)`` is the third positional argument, ``(1, "Y")`` keyword Y."""
 
     name: str
     wall_seconds: float
     cpu_seconds: float | None
+    modified: tuple = ()
 
 
 @dataclass
@@ -490,10 +500,15 @@ class Session:
             raise TypeError(f"instructor: the test passes {name}() an argument that cannot be "
                             f"sent to the submission: {exc}") from None
         worker = self.worker
+        doing = f"in {name}()"
+        if wire.pending(worker.sock):
+            # Nothing was asked yet: a reply sent ahead of time is forged, never used.
+            worker.kill()
+            self._fail(BadReturn(f"the submission's process sent data before {name}() was "
+                                 "called; it is not a reply and was rejected"))
         cpu_before = procs.cpu_seconds(worker.pid)
         start = time.monotonic()
         deadline = start + self.remaining
-        doing = f"in {name}()"
         try:
             worker.sock.settimeout(max(self.remaining, 0.001))
             wire.send(worker.sock, "call", {"name": name, "args": tree}, blobs)
@@ -512,6 +527,11 @@ class Session:
         self.last_call = CallStats(name, wall, None if cpu_before is None or cpu_after is None
                                    else cpu_after - cpu_before)
         self.calls.append(self.last_call)
+        return self._reply(name, kind, body, blobs, (args, kwargs))
+
+    def _reply(self, name, kind, body, blobs, arguments):
+        __tracebackhide__ = True
+        worker = self.worker
         if kind == "raised":
             error = body.get("error") if isinstance(body.get("error"), dict) else {}
             if error.get("type") == "SystemExit":
@@ -531,14 +551,13 @@ class Session:
             self._fail(BadReturn(f"the submission's process answered {kind!r} to a call"))
         try:
             reply = wire.decode(body.get("tree"), blobs)
-        except wire.ProtocolError as exc:
+            if not isinstance(reply, dict) or set(reply) != {"value", "changed"} \
+                    or not isinstance(reply["changed"], list):
+                raise wire.ProtocolError("not a reply")
+            self.last_call.modified = _modified(arguments, reply["changed"])
+        except (wire.ProtocolError, ValueError, TypeError, OverflowError, MemoryError) as exc:
             worker.kill()
-            self._fail(BadReturn(f"{name}() sent malformed data: {exc}"))
-        if not isinstance(reply, dict) or set(reply) != {"value", "changed"} \
-                or not isinstance(reply["changed"], list):
-            worker.kill()
-            self._fail(BadReturn(f"{name}() sent malformed data"))
-        _copy_back((args, kwargs), reply["changed"], name)
+            self._fail(BadReturn(f"{name}() sent malformed data: {_text(str(exc), 300)}"))
         return reply["value"]
 
     def close(self) -> None:
@@ -564,23 +583,27 @@ def _crash_hint(zygote: Zygote) -> str:
     return ""
 
 
-def _copy_back(arguments, changed: list, name: str) -> None:
-    """Write arrays the submission changed in place back into the caller's arrays."""
+def _modified(arguments, changed: list) -> tuple:
+    """The argument paths the submission changed in place, checked against the arguments.
+
+    Nothing is written back: the test's arrays stay as the test made them.
+    """
+    paths = []
     for item in changed:
-        if not (isinstance(item, list) and len(item) == 2 and isinstance(item[0], list)
-                and isinstance(item[1], np.ndarray)):
-            raise BadReturn(f"{name}() sent malformed data")
-        path, value = item
+        if not (isinstance(item, list) and len(item) == 2 and isinstance(item[0], list)):
+            raise wire.ProtocolError("malformed list of changed arguments")
         target = arguments
-        try:
-            for step in path:
+        for step in item[0]:
+            if type(step) not in (int, str):
+                raise wire.ProtocolError("malformed argument path")
+            try:
                 target = target[step]
-        except (KeyError, IndexError, TypeError):
-            raise BadReturn(f"{name}() sent malformed data") from None
-        if not isinstance(target, np.ndarray) or target.shape != value.shape \
-                or not target.flags.writeable:
-            raise RuleViolation(f"{name}() changed the shape or type of an argument in place")
-        np.copyto(target, value, casting="unsafe")
+            except (KeyError, IndexError, TypeError):
+                raise wire.ProtocolError("an argument path that does not exist") from None
+        if not isinstance(target, np.ndarray):
+            raise wire.ProtocolError("a changed argument that is not an array")
+        paths.append(tuple(item[0]))
+    return tuple(paths)
 
 
 class Submission:
@@ -596,6 +619,17 @@ class Submission:
     @property
     def last_call(self) -> CallStats | None:
         return self._session.last_call
+
+    @property
+    def calls(self) -> tuple:
+        """Every call of this test so far (:class:`CallStats`), warm-up calls included."""
+        return tuple(self._session.calls)
+
+    @property
+    def cpu_seconds(self) -> float | None:
+        """CPU seconds of ALL the calls of this test: slow work hidden in a warm-up counts."""
+        used = [c.cpu_seconds for c in self._session.calls]
+        return None if not used or None in used else math.fsum(used)
 
     def __getattr__(self, name: str):
         if name.startswith("_"):
@@ -639,7 +673,7 @@ class SandboxDirs:
         folder.mkdir(mode=0o755)
         os.chmod(folder, 0o755)
         self.submission = folder / Path(submission).name
-        self.submission.write_bytes(Path(submission).read_bytes())
+        self.submission.write_bytes(read_regular_file(submission))
         os.chmod(self.submission, 0o444)
 
     def scratch(self, name: str) -> str:
@@ -653,22 +687,8 @@ class SandboxDirs:
     def wipe(scratch: str) -> None:
         """Empty a scratch folder between tests (after its processes are gone)."""
         for entry in Path(scratch).iterdir():
-            if entry.is_dir() and not entry.is_symlink():
-                shutil.rmtree(entry, onerror=_force_remove)
-            else:
-                with contextlib.suppress(OSError):
-                    entry.unlink()
+            with contextlib.suppress(OSError):
+                procs.remove_tree(entry)
 
     def cleanup(self) -> None:
-        shutil.rmtree(self.base, onerror=_force_remove)
-
-
-def _force_remove(function, path, _excinfo) -> None:
-    """rmtree helper: make a folder the submission locked (chmod 000) removable, then retry."""
-    with contextlib.suppress(OSError):
-        os.chmod(os.path.dirname(path), 0o700)
-        if os.path.isdir(path) and not os.path.islink(path):
-            os.chmod(path, 0o700)
-            shutil.rmtree(path, ignore_errors=True)
-        else:
-            os.unlink(path)
+        procs.remove_tree(self.base)

@@ -31,6 +31,7 @@ MAX_DEPTH = 64
 MAX_NODES = 200_000
 MAX_STR = 1_000_000
 MAX_NDIM = 32
+MAX_ELEMENTS = 2**40  # the product of an array's dimensions (zero ones counted as one)
 # dtype.str of every array dtype allowed across the boundary (little-endian numeric types).
 ARRAY_DTYPES = frozenset(
     ["|b1", "|i1", "|u1"]
@@ -159,9 +160,12 @@ def decode(tree, blobs):
                 raise ProtocolError(f"bad array shape {shape!r}")
             data = blob(node["$nd"])
             dt = np.dtype(dtype)
-            size = 1
+            size, extent = 1, 1
             for n in shape:
                 size *= n
+                extent *= max(n, 1)
+            if extent > MAX_ELEMENTS:  # numpy cannot even make an empty (0, 2**62, 2**62)
+                raise ProtocolError(f"array shape {tuple(shape)} is too large")
             if size * dt.itemsize != len(data):
                 raise ProtocolError(f"array of shape {tuple(shape)} and dtype {dtype} needs "
                                     f"{size * dt.itemsize} bytes, got {len(data)}")
@@ -278,6 +282,18 @@ def recv(sock, deadline, max_bytes, alive=None):
             raise ProtocolError(f"message larger than the limit of {max_bytes} bytes")
         blobs.append(_read_exact(sock, size, deadline, alive))
     return header["kind"], header.get("body"), blobs
+
+
+def pending(sock):
+    """Whether bytes are waiting on ``sock`` now (a reply nobody asked for); an end of file
+    (the other side is gone) is not data."""
+    ready, _, _ = select.select([sock], [], [], 0)
+    if not ready:
+        return False
+    try:
+        return len(sock.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT)) > 0
+    except OSError:
+        return False
 
 
 def socketpair():

@@ -11,7 +11,11 @@ contract the tests rely on). Every explorer has
 * ``update(**values)``: select a state (in the kernel and in the stored widget state);
 * accessors for the data a frame shows, for tests and for the chapters' checks.
 """
-from .deep import DeepLatentExplorer
+from .._extras import require_extra
+
+require_extra("book", "rkmlearn.widgets (the book's explorers and figures)")
+
+from .deep import DeepLatentExplorer  # noqa: E402 - after the check of the extra
 from .duality import FenchelYoungExplorer, fenchel_young_sides
 from .kernels import RFFConvergenceExplorer
 from .plotting import annotate_cells, portable_figures

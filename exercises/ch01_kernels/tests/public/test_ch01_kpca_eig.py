@@ -38,6 +38,10 @@ def test_columns_are_orthonormal(submission, rng):
     _, Kc = _centred_rbf_gram(rng)
     _, H = _result(submission, Kc, 6)
     np.testing.assert_allclose(H.T @ H, np.eye(6), atol=1e-10, err_msg="H^T H must equal I")
+    # Orthonormal columns alone (identity columns are) are not the answer: they must be
+    # eigenvectors of Kc.
+    residual = np.linalg.norm(Kc @ H - H * np.diag(H.T @ Kc @ H))
+    assert residual <= 1e-8 * np.linalg.norm(Kc), "the columns of H must be eigenvectors of Kc"
 
 
 @pytest.mark.points(1)
@@ -65,6 +69,10 @@ def test_spans_the_leading_eigenspace(submission, rng):
 def test_sign_convention_largest_entry_positive(submission, rng):
     _, Kc = _centred_rbf_gram(rng)
     _, H = _result(submission, Kc, 6)
+    # The sign convention only means something for the right eigenvectors (value check first).
+    top = np.linalg.eigh(Kc)[1][:, ::-1][:, :6]
+    np.testing.assert_allclose(H @ H.T, top @ top.T, atol=1e-7,
+                               err_msg="H must span the leading eigenspace of Kc")
     magnitude = np.abs(H)
     first = np.argmax(magnitude >= (1.0 - 1e-8) * magnitude.max(axis=0), axis=0)
     largest = H[first, np.arange(6)]

@@ -1,0 +1,199 @@
+"""The grader against the second round of attacks (the table of issue 20).
+
+Each hostile fixture in ``grading_fixtures/hostile`` stands for one row; each test grades it and
+checks that it scores no more than its honest marks (or 0), that nothing leaves the sandbox, and
+that the grader never crashes or prints raw control characters. Where the attack first switches
+off the in-process audit hook, the fixture is graded with the hook off (``_sandbox``), so that
+what holds is a kernel wall.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rkmlearn.grading import GradingError, grade
+
+ROOT = Path(__file__).resolve().parents[1]
+CH01 = ROOT / "exercises" / "ch01_kernels"
+FIXTURES = Path(__file__).resolve().parent / "grading_fixtures"
+MINI = FIXTURES / "mini_exercise"
+HOSTILE = FIXTURES / "hostile"
+LINUX_ROOT = sys.platform.startswith("linux") and os.geteuid() == 0
+pytestmark = pytest.mark.slow
+
+
+def _variant(tmp_path, name, **replace) -> Path:
+    text = (HOSTILE / f"{name}.py").read_text()
+    for key, value in replace.items():
+        text, n = re.subn(rf"^{key} = .*$", f"{key} = {value!r}", text, count=1, flags=re.M)
+        assert n == 1, key
+    out = tmp_path / f"{name}.py"
+    out.write_text(text)
+    return out
+
+
+def _grade_mini(path, **sandbox):
+    return grade(MINI, path, jobs=1, timeout=20.0, _sandbox=sandbox or None)
+
+
+# ------------------------------------------------------------------ tests cannot be fooled
+def test_zeroing_the_inputs_earns_nothing(tmp_path):
+    mutating = grade(CH01, HOSTILE / "h21_zero_inputs.py", jobs=2)
+    honest = grade(CH01, _variant(tmp_path, "h21_zero_inputs", MUTATE=False), jobs=2)
+    assert mutating.score <= honest.score, mutating.format_table()
+
+
+def test_an_error_for_everything_earns_nothing():
+    report = grade(CH01, HOSTILE / "h22_raise_everything.py", jobs=2)
+    assert report.score == 0, report.format_table()
+    voided = [t for t in report.tests if "also passes the tests with valid input" in t.message]
+    assert voided, "the bad-input tests should say why their points do not count"
+
+
+def test_ones_and_identity_columns_earn_nothing():
+    report = grade(CH01, HOSTILE / "h23_ones_identity.py", jobs=2)
+    assert report.score == 0, [t.name for t in report.tests if t.passed]
+
+
+def test_a_loop_in_a_child_process_is_not_fast():
+    report = grade(CH01, HOSTILE / "h24_child_process_loop.py", jobs=1, include_hidden=False,
+                   timeout=60.0)
+    speed = next(t for t in report.tests if "vectorised" in t.name)
+    assert not speed.passed, speed
+    assert report.score <= 5  # rbf_gram's other tests at most: the loop is honest but slow
+
+
+@pytest.mark.skipif(not LINUX_ROOT, reason="the process limit holds for the sandbox uid (root)")
+def test_no_child_process_even_past_the_audit_hook():
+    """With the hook off (as if defeated) the kernel refuses the fork: RLIMIT_NPROC is 0."""
+    report = _grade_mini(HOSTILE / "mini_memory_children.py", audit=False)
+    assert report.score == report.max_score, report.format_table()
+
+
+def test_work_hidden_in_the_warm_up_call_counts():
+    report = grade(CH01, HOSTILE / "h25_warmup_work.py", jobs=1, include_hidden=False,
+                   timeout=120.0)
+    speed = next(t for t in report.tests if "vectorised" in t.name)
+    assert not speed.passed, report.format_table()
+
+
+# ------------------------------------------------------------------ kernel walls
+@pytest.mark.timeout(300)  # a stopped zygote would hang every later test: a hang guard
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Landlock is Linux's")
+def test_a_worker_cannot_stop_the_zygote():
+    report = _grade_mini(HOSTILE / "mini_sigstop_zygote.py", audit=False)
+    assert report.score == report.max_score, report.format_table()
+    assert not any("instructor" in t.message or "timed out" in t.message for t in report.tests)
+
+
+def test_deep_folders_are_cleaned_up_and_grading_completes(tmp_path):
+    before = set(Path(os.environ.get("TMPDIR", "/tmp")).glob("rkmlearn-*"))
+    report = _grade_mini(HOSTILE / "mini_deep_folders.py")
+    assert report.score == report.max_score, report.format_table()
+    after = set(Path(os.environ.get("TMPDIR", "/tmp")).glob("rkmlearn-*"))
+    assert not (after - before), f"left behind: {sorted(after - before)}"
+
+
+@pytest.mark.skipif(not LINUX_ROOT, reason="a network namespace needs root (or user namespaces)")
+def test_no_udp_datagram_leaves_the_sandbox(tmp_path):
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.settimeout(0.5)
+        port = listener.getsockname()[1]
+        report = _grade_mini(_variant(tmp_path, "mini_udp_leak", PORT=port), audit=False)
+        received = []
+        try:
+            while True:
+                received.append(listener.recvfrom(4096))
+        except socket.timeout:
+            pass
+    assert report.score == report.max_score, report.format_table()
+    assert received == [], f"{len(received)} datagrams left the sandbox: {received[:3]}"
+    assert report.sandbox.get("network", "").startswith("own"), report.sandbox
+
+
+def test_proc_self_root_does_not_reach_the_solution(tmp_path):
+    path = _variant(tmp_path, "mini_proc_root_read", SOLUTION=str(MINI / "solution.py"))
+    report = _grade_mini(path, landlock=False)
+    assert report.score == 0, report.format_table()
+
+
+def test_forged_replies_are_rejected_cleanly():
+    report = _grade_mini(HOSTILE / "mini_forged_replies.py", audit=False)
+    assert report.score == 0, report.format_table()
+    messages = " | ".join(t.message for t in report.tests)
+    assert "malformed" in messages, messages  # the huge array is refused before allocation
+    # The forged exception name is not trusted as a class name, and nothing reached the test
+    # process as a bare error of the grader's (no "instructor: ..." blame).
+    assert "\x00" not in messages and "instructor" not in messages, messages
+
+
+# ------------------------------------------------------------------ what reaches people
+def test_no_raw_control_character_reaches_the_terminal_or_the_json(tmp_path):
+    out = tmp_path / "results.json"
+    done = subprocess.run([sys.executable, "-m", "rkmlearn.grading", str(MINI),
+                           str(HOSTILE / "mini_ansi_escapes.py"), "--json", str(out),
+                           "--jobs", "1"], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    for text in (done.stdout, done.stderr, out.read_text()):
+        assert not re.search(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e]", text), text[:2000]
+    assert "\\x1b" in done.stdout  # shown, escaped
+    data = json.loads(out.read_text())
+    assert data["score"] == 0
+
+
+def test_a_submission_must_be_a_regular_file(tmp_path):
+    link = tmp_path / "answer.py"
+    link.symlink_to(CH01 / "solution.py")
+    with pytest.raises(GradingError, match="symbolic link"):
+        grade(CH01, link)
+    with pytest.raises(GradingError, match="not a regular file"):
+        grade(CH01, tmp_path)
+    fifo = tmp_path / "pipe.py"
+    os.mkfifo(fifo)
+    with pytest.raises(GradingError, match="not a regular file"):
+        grade(CH01, fifo)
+
+
+def test_an_internal_failure_still_writes_a_result(tmp_path, monkeypatch):
+    """The judge never loses a result: its own crash becomes 'grading failed: ...', exit 3."""
+    from rkmlearn.grading import cli
+
+    def broken(*args, **kwargs):
+        raise RecursionError("maximum recursion depth exceeded")
+
+    monkeypatch.setattr(cli, "grade", broken)
+    out = tmp_path / "results.json"
+    status = cli.main([str(MINI), str(MINI / "solution.py"), "--json", str(out)])
+    assert status == 3
+    data = json.loads(out.read_text())
+    assert data["score"] == 0 and data["output"].startswith("grading failed: RecursionError")
+
+
+def test_honest_code_may_use_tempfile_and_makedirs(tmp_path):
+    source = (
+        "import os, tempfile\n"
+        "def add(a, b):\n"
+        "    os.makedirs('a/b/c', exist_ok=True)\n"
+        "    with tempfile.NamedTemporaryFile('w', delete=False) as fh:\n"
+        "        fh.write('x')\n"
+        "    os.remove(fh.name)\n"
+        "    open('a/b/c/f', 'w').write('z')\n"
+        "    os.remove('a/b/c/f')\n"
+        "    os.rmdir('a/b/c')\n"
+        "    with tempfile.TemporaryDirectory() as d:\n"
+        "        open(os.path.join(d, 'f'), 'w').write('y')\n"
+        "    return a + b\n"
+        "def mul(a, b):\n"
+        "    return a * b\n")
+    path = tmp_path / "honest.py"
+    path.write_text(source)
+    report = _grade_mini(path)
+    assert report.score == report.max_score, report.format_table()
