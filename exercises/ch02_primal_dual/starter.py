@@ -1,7 +1,7 @@
 # Generated from ch02_exercises.ipynb (python -m rkmlearn.grading sync): edit the notebook.
 """Chapter 2 exercises: Algorithms 1 and 2 of multi-view kernel PCA. YOUR ANSWERS GO HERE.
 
-Fill in the two functions below (read ``README.md`` first). Keep each signature as it is: the
+Fill in the two functions below (the statements are in the exercise notebook and README.md). Keep each signature as it is: the
 autograder calls them by name. Use numpy and scipy, vectorised: no Python loops over samples (a
 loop over the few views is fine). Check your work with the check cells of the exercise notebook, or from a shell in your
 handout folder::

@@ -1,7 +1,7 @@
 # Generated from ch03_exercises.ipynb (python -m rkmlearn.grading sync): edit the notebook.
 """Chapter 3 exercises: the rescaling and two-view imputation. YOUR ANSWERS GO HERE.
 
-Fill in the two functions below (read ``README.md`` first). Keep each signature as it is: the
+Fill in the two functions below (the statements are in the exercise notebook and README.md). Keep each signature as it is: the
 autograder calls them by name. Use numpy and scipy, vectorised: no Python loops over samples.
 Check your work with the check cells of the exercise notebook, or from a shell in your
 handout folder::

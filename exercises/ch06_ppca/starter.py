@@ -1,7 +1,7 @@
 # Generated from ch06_exercises.ipynb (python -m rkmlearn.grading sync): edit the notebook.
 """Chapter 6 exercises: noise variance, dual training, latent posterior. YOUR ANSWERS GO HERE.
 
-Fill in the three functions below (read ``README.md`` first). Keep each signature as it is: the
+Fill in the three functions below (the statements are in the exercise notebook and README.md). Keep each signature as it is: the
 autograder calls them by name. Use numpy (and scipy if you wish), vectorised: no Python loops over
 samples. Check your work with the check cells of the exercise notebook, or from a shell in your
 handout folder::

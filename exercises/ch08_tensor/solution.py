@@ -1,7 +1,7 @@
 # Generated from ch08_exercises.ipynb (python -m rkmlearn.grading sync): edit the notebook.
 """Chapter 8 exercises: coupled kernel, training, MOC coding and decoding. YOUR ANSWERS GO HERE.
 
-Fill in the four functions below (read ``README.md`` first). Keep each signature as it is: the
+Fill in the four functions below (the statements are in the exercise notebook and README.md). Keep each signature as it is: the
 autograder calls them by name. Use numpy (and scipy if you wish), vectorised: no Python loops over
 samples. Check your work with the check cells of the exercise notebook, or from a shell in your
 handout folder::
@@ -28,6 +28,8 @@ def _kernels(kernels):
     mats = [np.asarray(K, dtype=np.float64) for K in kernels]
     if any(K.ndim != 2 or K.shape != mats[0].shape for K in mats):
         raise ValueError("kernels must all be 2-D arrays of the same shape.")
+    if not all(np.all(np.isfinite(K)) for K in mats):
+        raise ValueError("kernels must hold finite numbers (no NaN or inf).")
     return mats
 
 
@@ -96,8 +98,9 @@ def train_rho_tmv(kernels, Y, rho, lam, eta=1.0):
         ``Y``); bad ``kernels`` or ``rho`` as in :func:`coupled_kernel`.
     """
     for name, value in (("lam", lam), ("eta", eta)):
-        if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) or not value > 0:
-            raise ValueError(f"{name} must be a positive number; got {value!r}.")
+        if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) \
+                or not 0 < value < np.inf:
+            raise ValueError(f"{name} must be a positive finite number; got {value!r}.")
     K = coupled_kernel(kernels, rho)
     Y = np.asarray(Y, dtype=np.float64)
     Y = Y[:, None] if Y.ndim == 1 else Y
@@ -161,5 +164,8 @@ def decode_outputs(outputs, codebook):
     F = F[:, None] if F.ndim == 1 else F
     if F.ndim != 2 or C.ndim != 2 or F.shape[1] != C.shape[1]:
         raise ValueError("outputs must have one column per output of the codebook.")
+    if not (np.all(np.isfinite(F)) and np.all(np.isfinite(C))):
+        raise ValueError("outputs and codebook must hold finite numbers (no NaN or inf): a "
+                         "NaN output has no nearest codeword.")
     distances = (F**2).sum(axis=1)[:, None] - 2 * F @ C.T + (C**2).sum(axis=1)[None, :]
     return np.argmin(distances, axis=1).astype(np.int64)

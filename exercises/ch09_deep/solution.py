@@ -1,7 +1,7 @@
 # Generated from ch09_exercises.ipynb (python -m rkmlearn.grading sync): edit the notebook.
 """Chapter 9 exercises: deep RKM classifiers. YOUR ANSWERS GO HERE.
 
-Fill in the three functions below (read ``README.md`` first). Keep each signature as it is: the
+Fill in the three functions below (the statements are in the exercise notebook and README.md). Keep each signature as it is: the
 autograder calls them by name. Use numpy (and scipy if you wish), vectorised: no Python loops over
 samples. Check your work with the check cells of the exercise notebook, or from a shell in your
 handout folder::
@@ -23,7 +23,8 @@ def _matrix(A, name):
 
 
 def _positive(value, name):
-    if isinstance(value, bool) or not np.isscalar(value) or not np.isfinite(value) or value <= 0:
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)) \
+            or not np.isfinite(value) or value <= 0:
         raise ValueError(f"{name} must be a finite number > 0; got {value!r}.")
     return float(value)
 
