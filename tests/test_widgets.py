@@ -257,7 +257,7 @@ def test_text_form_is_one_deterministic_line():
     line = repr(explorer.widget)
     assert line == explorer.summary() == Dots().summary()
     assert line.startswith("Dots: dots in {1, 2, 3}; colour in {grey, red}; 6 frames of 100 x 75 px "
-                           "at 2x")
+                           "at 1.5x")
     assert "pixels sha256 " in line and "\n" not in line
     bundle = explorer._repr_mimebundle_()
     assert bundle["text/plain"] == line
@@ -270,7 +270,7 @@ def test_frames_are_drawn_at_scale_times_their_displayed_size():
     assert explorer.scale >= 1.5  # the book's browser test requires frames at >= 1.5x
     height, width, _ = decode(explorer.render()).shape
     shown = (int(round(explorer.figsize[0] * explorer.dpi)), int(round(explorer.figsize[1] * explorer.dpi)))
-    assert (width, height) == (shown[0] * explorer.scale, shown[1] * explorer.scale)
+    assert (width, height) == (int(shown[0] * explorer.scale), int(shown[1] * explorer.scale))
     image = explorer.widget.children[1].children[0].children[0]
     # displayed at the design width, never wider than the column
     assert (image.layout.width, image.layout.max_width) == (f"{shown[0]}px", "100%")

@@ -27,7 +27,7 @@ Contract (the book's Python and browser tests rely on it)
   with the Agg renderer under fixed rc parameters (matplotlib's defaults plus :data:`FRAME_RC`,
   whatever the user's matplotlibrc says) and encoded by :func:`encode_png`, which writes no
   metadata (no time stamp, no software name).
-* Frames are drawn at :attr:`FrameExplorer.scale` (2) pixels per displayed pixel: the widget
+* Frames are drawn at :attr:`FrameExplorer.scale` (1.5) pixels per displayed pixel: the widget
   shows a frame ``figsize * dpi`` pixels wide (the text column), so it is sharp on high-density
   screens, and a phone (book CSS) shows it at a legible width inside a horizontal scroll box.
 * Control labels may be typeset maths: TeX between ``$`` signs in a :class:`Ladder`'s
@@ -414,12 +414,13 @@ class FrameExplorer:
         Frame pixels per displayed pixel (class attribute; at least 1.5, which the book's
         browser test requires): frames are drawn at ``dpi * scale`` dots per inch, with the same
         layout and fonts, so they stay sharp on high-density screens and when a phone shows
-        them at a legible width.
+        them at a legible width. 1.5, not 2: a palette PNG grows about linearly with the scale,
+        and a chapter embeds every frame of its explorers.
     """
 
     figsize = (7.8, 3.2)
     dpi = 100
-    scale = 2
+    scale = 1.5
 
     ladders: tuple = ()
     initial: dict = {}
