@@ -10,7 +10,8 @@
    (``RKM_CHROMIUM`` names another binary);
 3. waits until MathJax has typeset every equation, the explorers show their first frames, every
    image has loaded and the fonts are ready;
-4. prints it (A4, page numbers in the footer, the headings as PDF bookmarks) with a print style
+4. prints it (A4, page numbers in the footer, the headings as PDF bookmarks; without the
+   placeholder of the HTML book's general index) with a print style
    that hides the navigation, starts each chapter on a new page and lets code and equations wrap
    or shrink instead of scrolling (a printed page cannot scroll).
 
@@ -43,8 +44,11 @@ PRINT_CSS = """
 .bd-main, .bd-content, .bd-article-container, .bd-page-width, .bd-container,
 .bd-container__inner { max-width: none !important; width: auto !important; padding: 0 !important;
   margin: 0 !important; }
-section > h1 { break-before: page; }
-#rkm-print-title + section > h1, main section:first-of-type > h1:first-child { break-before: auto; }
+/* the single page marks where each document (chapter) starts */
+span[id^="document-"] + section { break-before: page; }
+/* the sidebar's "Index" is a placeholder (genindex.md) that the HTML book replaces by Sphinx's
+   generated index; a printed index without page numbers is of no use */
+#document-genindex + section { display: none !important; }
 h1, h2, h3, h4 { break-after: avoid; }
 figure, img, .rkm-explorer, div.math, .cell_output { break-inside: avoid; }
 pre { white-space: pre-wrap !important; overflow-wrap: anywhere; overflow: visible !important; }
