@@ -20,7 +20,7 @@ JB_FLAGS := --builder html -W -n --keep-going
 NPY_AVX2 := AVX512F AVX512CD AVX512_SKX X86_V4 AVX512_CLX AVX512_CNL AVX512_ICL
 NBVAL_ENV := PYTHONHASHSEED=0 OPENBLAS_CORETYPE=Sandybridge OPENBLAS_NUM_THREADS=1 NPY_DISABLE_CPU_FEATURES="$(NPY_AVX2)"
 
-.PHONY: all install book notebooks test unit nbval figures-check bench bench-quick vendor lab clean
+.PHONY: all install book pdf notebooks test unit nbval figures-check bench bench-quick vendor lab clean
 
 all: test
 
@@ -74,10 +74,19 @@ BROWSER_NOTE := if [ -z "$(CHROMIUM)" ]; then echo "*** Browser checks SKIPPED: 
 # in one kernel, and with one BLAS thread per worker (NBVAL_ENV) the two workers use CI's 2 cores.
 XDIST := -n 2 --dist loadfile
 
+# The whole book as one PDF, for printing and offline reading: the single-page HTML build, printed
+# by the browser test's Chromium once MathJax has typeset it (book/_tools/print_pdf.py). Without a
+# chromium it says so and prints nothing (tests/test_book_pdf.py then skips, as the browser test).
+PDF := _build/pdf/rkmlearn-book.pdf
+pdf: $(STAMP) vendor
+	@if [ -z "$(CHROMIUM)" ]; then echo "*** PDF SKIPPED: no chromium found (apt-get install -y chromium, or set RKM_CHROMIUM) ***"; else \
+	  $(VENV)/bin/jupyter-book build . --builder singlehtml $(filter-out --builder html,$(JB_FLAGS)) && \
+	  RKM_CHROMIUM="$(CHROMIUM)" $(PY) book/_tools/print_pdf.py --html _build/singlehtml --out $(PDF); fi
+
 # Everything CI checks: the book build (warnings are errors), a quick benchmark run (printed, not
 # asserted), then one pytest run over the unit/property/integration tests, the browser test of
 # the built book, the grader self-check, the packaging test and nbval over every notebook.
-test: $(STAMP) book bench-quick
+test: $(STAMP) book pdf bench-quick
 	@$(BROWSER_NOTE)
 	$(NBVAL_ENV) $(PY) -m pytest $(XDIST) tests book --nbval --nbval-sanitize-with book/_tools/nbval_sanitize.cfg; \
 	status=$$?; $(BROWSER_NOTE); exit $$status

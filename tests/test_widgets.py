@@ -23,6 +23,7 @@ from PIL import Image
 
 from rkmlearn.widgets import annotate_cells
 from rkmlearn.widgets._base import (
+    tex_label,
     FrameExplorer,
     Ladder,
     encode_png,
@@ -255,8 +256,54 @@ def test_text_form_is_one_deterministic_line():
     explorer = Dots()
     line = repr(explorer.widget)
     assert line == explorer.summary() == Dots().summary()
-    assert line.startswith("Dots: dots in {1, 2, 3}; colour in {grey, red}; 6 frames of 100 x 75 px")
+    assert line.startswith("Dots: dots in {1, 2, 3}; colour in {grey, red}; 6 frames of 100 x 75 px "
+                           "at 1.5x")
     assert "pixels sha256 " in line and "\n" not in line
     bundle = explorer._repr_mimebundle_()
     assert bundle["text/plain"] == line
     assert "application/vnd.jupyter.widget-view+json" in bundle
+
+
+# -- resolution and typeset labels -------------------------------------------------------------
+def test_frames_are_drawn_at_scale_times_their_displayed_size():
+    explorer = Dots()
+    assert explorer.scale >= 1.5  # the book's browser test requires frames at >= 1.5x
+    height, width, _ = decode(explorer.render()).shape
+    shown = (int(round(explorer.figsize[0] * explorer.dpi)), int(round(explorer.figsize[1] * explorer.dpi)))
+    assert (width, height) == (int(shown[0] * explorer.scale), int(shown[1] * explorer.scale))
+    image = explorer.widget.children[1].children[0].children[0]
+    # displayed at the design width, never wider than the column
+    assert (image.layout.width, image.layout.max_width) == (f"{shown[0]}px", "100%")
+    assert "rkm-view" in explorer.widget.children[1]._dom_classes
+
+    class Plain(Dots):
+        scale = 1
+
+    assert decode(Plain().render()).shape[:2] == (shown[1], shown[0])
+
+
+def test_tex_in_labels_becomes_mathjax_inline_math():
+    assert tex_label(r"$U = \tilde U \Lambda^{1/2}$") == r"\(U = \tilde U \Lambda^{1/2}\)"
+    assert tex_label(r"noise $\sigma^2$ (x $\lambda_q/N$)") == r"noise \(\sigma^2\) (x \(\lambda_q/N\))"
+    assert tex_label("plain (15)") == "plain (15)"
+
+
+class TexDots(Dots):
+    def __init__(self):
+        self.ladders = (Ladder("n", r"$n$ dots", (1, 2, 3)),
+                        Ladder("colour", "colour", (False, True), (r"$c = 0$", r"$c = 1$"),
+                               style="buttons"))
+        self.initial = {"n": 2, "colour": False}
+
+
+def test_typeset_labels_reach_the_widget_and_the_manifest():
+    explorer = TexDots()
+    slider, buttons = explorer.widget.children[0].children
+    assert slider.description == r"\(n\) dots"
+    assert buttons.options == ((r"\(c = 0\)", False), (r"\(c = 1\)", True))
+    controls = manifest_of(explorer)["controls"]
+    # the manifest names the labels as the page shows them (tests/test_widgets_stored.py)
+    assert controls[0]["description"] == r"\(n\) dots"
+    assert controls[1]["labels"] == [r"\(c = 0\)", r"\(c = 1\)"]
+    # the text form (nbval's) keeps them as written
+    assert explorer.summary().startswith(r"TexDots: $n$ dots in {1, 2, 3}; colour in {$c = 0$, $c = 1$}")

@@ -10,6 +10,15 @@
 * **Only what pages load.** Source maps (``*.map``, read only by a browser's developer tools) and
   the theme's translation catalogues (``_static/locales``, used at build time) are deleted from
   the built site (3.4 MB and 0.7 MB).
+* **One citation style, author-year.** The pybtex style ``rkm_author_year``
+  (``_config.yml``: ``bibtex_default_style``) labels each entry of the bibliography as the text
+  cites it, "Achten et al., 2023", "Rahimi and Recht, 2007", with "a", "b" after the year where
+  two entries would read the same (sorted by author and year); the referencing style of the same
+  name (``bibtex_reference_style``) cites with the author names and that year, so the text says
+  (Pandey et al., 2022a) where the entry is labelled so.
+* **Explorers in the single-page build.** ``make pdf`` prints the ``singlehtml`` build, one
+  page with every chapter; myst-nb loads the widget state and scripts of a notebook only on the
+  notebook's own page, so on the single page they are added for every notebook.
 * **The directive ``rkm-source``**, which shows library code in a chapter (see "Showing library
   code" in ``book/README.md``).
 
@@ -27,10 +36,132 @@ import shutil
 import textwrap
 from pathlib import Path
 
+from collections import Counter
+from dataclasses import dataclass, field
+
 from docutils import nodes
+from pybtex.plugin import register_plugin
+from pybtex.richtext import Text
+from pybtex.style.formatting.unsrt import Style as UnsrtStyle
+from pybtex.style.labels import BaseLabelStyle
+from sphinxcontrib.bibtex.plugin import register_plugin as register_bibtex_plugin
+from sphinxcontrib.bibtex.style.referencing import BracketStyle
+from sphinxcontrib.bibtex.style.referencing.author_year import AuthorYearReferenceStyle
+from sphinxcontrib.bibtex.style.referencing.basic_author_year import (
+    BasicAuthorYearParentheticalReferenceStyle,
+    BasicAuthorYearTextualReferenceStyle,
+)
+from sphinxcontrib.bibtex.style.template import join, join2, node, post_text, pre_text, reference
 from docutils.parsers.rst import directives
 from sphinx.directives.code import container_wrapper
 from sphinx.util.docutils import SphinxDirective
+
+
+def _surname(person) -> str:
+    """A person's last name with its "von" part, LaTeX markup rendered ("De Moor", "Müller")."""
+    return " ".join(name.render_as("text")
+                    for name in (*person.rich_prelast_names, *person.rich_last_names))
+
+
+class AuthorYearLabels(BaseLabelStyle):
+    """Bibliography labels as the author-year citations print them: "Achten et al., 2023".
+
+    One or two authors (or editors, where there are no authors) are named, three or more as the
+    first "et al."; two entries that would read the same get "a", "b", ... after the year in the
+    order of the bibliography.
+    """
+
+    def format_labels(self, sorted_entries):
+        sorted_entries = list(sorted_entries)
+        labels = [self._label(entry) for entry in sorted_entries]
+        repeated, seen = Counter(labels), Counter()
+        for label in labels:
+            if repeated[label] > 1:
+                seen[label] += 1
+                yield label + "abcdefghijklmnopqrstuvwxyz"[seen[label] - 1]
+            else:
+                yield label
+
+    @staticmethod
+    def _label(entry) -> str:
+        people = entry.persons.get("author") or entry.persons.get("editor") or []
+        names = [_surname(person) for person in people]
+        if not names:
+            raise ValueError(f"bibliography entry {entry.key!r} has no author or editor; add one "
+                             "to book/references.bib.")
+        who = names[0] if len(names) == 1 else (
+            f"{names[0]} and {names[1]}" if len(names) == 2 else f"{names[0]} et al.")
+        return f"{who}, {entry.fields.get('year', 'n.d.')}"
+
+
+class AuthorYearStyle(UnsrtStyle):
+    """pybtex's ``unsrt`` entries, labelled by :class:`AuthorYearLabels`, sorted by author and year."""
+
+    default_label_style = AuthorYearLabels
+    default_sorting_style = "author_year_title"
+
+
+register_plugin("pybtex.style.formatting", "rkm_author_year", AuthorYearStyle)
+
+
+@node
+def _label_year(children, data):
+    """The year as the entry's label gives it (with its "a"/"b"): "2022a" of "Pandey et al., 2022a"."""
+    assert not children
+    return Text(data["formatted_entry"].label.rsplit(", ", 1)[-1])
+
+
+class _Parenthetical(BasicAuthorYearParentheticalReferenceStyle):
+    """{cite:p}: (Pandey et al., 2022a)."""
+
+    def inner(self, role_name):
+        return join2(sep1=self.pre_text_sep, sep2=self.post_text_sep)[
+            pre_text,
+            reference[join(sep=self.author_year_sep)[
+                self.person.author_or_editor_or_title(full="s" in role_name), _label_year]],
+            post_text,
+        ]
+
+
+class _Textual(BasicAuthorYearTextualReferenceStyle):
+    """{cite:t}: Pandey et al. (2022a)."""
+
+    def inner(self, role_name):
+        return join(sep=self.text_reference_sep)[
+            self.person.author_or_editor_or_title(full="s" in role_name),
+            join[self.bracket.left,
+                 join2(sep1=self.pre_text_sep, sep2=self.post_text_sep)[
+                     pre_text, reference[_label_year], post_text],
+                 self.bracket.right],
+        ]
+
+
+def _round_brackets():
+    return BracketStyle(left="(", right=")")
+
+
+@dataclass
+class AuthorYearReferences(AuthorYearReferenceStyle):
+    """sphinxcontrib-bibtex's author-year citations in round brackets, with the year of the
+    entry's label: (Achten et al., 2023), Achten et al. (2023)."""
+
+    bracket_textual: BracketStyle = field(default_factory=_round_brackets)
+    bracket_parenthetical: BracketStyle = field(default_factory=_round_brackets)
+    bracket_year: BracketStyle = field(default_factory=_round_brackets)
+
+    def __post_init__(self):
+        super().__post_init__()
+        replace = {BasicAuthorYearParentheticalReferenceStyle: _Parenthetical,
+                   BasicAuthorYearTextualReferenceStyle: _Textual}
+        self.styles = [replace[type(style)](**vars(style)) if type(style) in replace else style
+                       for style in self.styles]
+        self.role_style.clear()  # the role -> style table built from the replaced list
+        for style in self.styles:
+            self.role_style.update((name, style) for name in style.role_names())
+
+
+register_bibtex_plugin("sphinxcontrib.bibtex.style.referencing", "rkm_author_year",
+                       AuthorYearReferences)
 
 
 def _theme_defaults(app, config):
@@ -56,6 +187,17 @@ def _page_assets(app, pagename, templatename, context, doctree):
         context["script_files"] = scripts
     if "css_files" in context:
         context["css_files"] = [c for c in context["css_files"] if not _is_thebe(c)]
+
+
+def _singlehtml_widgets(app, pagename, templatename, context, doctree):
+    """On the single page (``singlehtml``), the widget state and scripts of every notebook."""
+    if app.builder.name != "singlehtml":
+        return
+    from myst_nb.sphinx_ import NbMetadataCollector
+
+    for docname in sorted(app.env.found_docs - {pagename}):
+        for uri, kwargs in NbMetadataCollector.get_js_files(app.env, docname).values():
+            app.add_js_file(uri, **kwargs)  # repeats (the widget scripts) are dropped below
 
 
 def _drop_thebe_config(app, doctree, docname):
@@ -169,6 +311,7 @@ class LibrarySource(SphinxDirective):
 def setup(app):
     app.connect("config-inited", _theme_defaults)
     # after every other handler, so that scripts added by them are filtered too
+    app.connect("html-page-context", _singlehtml_widgets, priority=600)
     app.connect("html-page-context", _page_assets, priority=900)
     app.connect("doctree-resolved", _drop_thebe_config, priority=900)
     app.connect("build-finished", _drop_unloaded_files)

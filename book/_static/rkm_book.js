@@ -55,6 +55,40 @@
     };
   }
 
+  // 1b. Typeset value labels of explorer controls. An explorer's Ladder may label its values in
+  //     TeX (rkmlearn.widgets._base.tex_label writes them as \(...\)); ipywidgets typesets a
+  //     control's description but shows the labels of ToggleButtons and the read-out of a
+  //     SelectionSlider as plain text. Typeset them when they appear and whenever a read-out
+  //     changes (a slider rewrites its text on every move).
+  var pendingLabel = false;
+  var typesetLabels = function () {
+    pendingLabel = false;
+    var found = document.querySelectorAll(".rkm-explorer .rkm-control button, .rkm-explorer .rkm-control .widget-readout");
+    var elements = [];
+    for (var i = 0; i < found.length; i++) {
+      if (found[i].textContent.indexOf("\\(") >= 0 && !found[i].querySelector("mjx-container")) {
+        elements.push(found[i]);
+      }
+    }
+    if (elements.length && window.MathJax && window.MathJax.Hub) {
+      window.MathJax.Hub.Queue(["Typeset", window.MathJax.Hub, elements[0]]);
+      for (var j = 1; j < elements.length; j++) {
+        window.MathJax.Hub.Queue(["Typeset", window.MathJax.Hub, elements[j]]);
+      }
+    }
+  };
+  var watchLabels = function () {
+    if (typeof MutationObserver !== "function") {
+      return;
+    }
+    new MutationObserver(function () {
+      if (!pendingLabel) {
+        pendingLabel = true;
+        window.setTimeout(typesetLabels, 0);
+      }
+    }).observe(document.body, {childList: true, subtree: true, characterData: true});
+  };
+
   // 2. Sidebar toggles. The theme scripts bind their click handlers to the *first* element with
   //    the class primary-toggle (secondary-toggle), which in this theme sits in a header that is
   //    hidden; the visible buttons did nothing. Forward their clicks to the bound one.
@@ -70,9 +104,13 @@
       }
     });
   };
-  if (document.readyState === "loading") {
-    document.addEventListener("DOMContentLoaded", forwardToggles);
-  } else {
+  var ready = function () {
     forwardToggles();
+    watchLabels();
+  };
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", ready);
+  } else {
+    ready();
   }
 })();

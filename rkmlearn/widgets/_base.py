@@ -17,7 +17,8 @@ sets the controls *and* the stacks, so a headless execution stores a consistent 
 
 Contract (the book's Python and browser tests rely on it)
 ---------------------------------------------------------
-* ``explorer.widget`` is a box with the CSS class ``rkm-explorer``. Its last child is a hidden
+* ``explorer.widget`` is a box with the CSS class ``rkm-explorer``. Its children are the controls (an HBox),
+  the view (the outer stack, class ``rkm-view``) and, last, a hidden
   :class:`ipywidgets.HTML` with the class ``rkm-manifest`` whose text is the JSON
   :attr:`FrameExplorer.manifest`: the explorer's name, its controls (name, description, value
   labels, values), the initial state and, per state, its ladder indices and the SHA-256 of its PNG.
@@ -26,6 +27,11 @@ Contract (the book's Python and browser tests rely on it)
   with the Agg renderer under fixed rc parameters (matplotlib's defaults plus :data:`FRAME_RC`,
   whatever the user's matplotlibrc says) and encoded by :func:`encode_png`, which writes no
   metadata (no time stamp, no software name).
+* Frames are drawn at :attr:`FrameExplorer.scale` (1.5) pixels per displayed pixel: the widget
+  shows a frame ``figsize * dpi`` pixels wide (the text column), so it is sharp on high-density
+  screens, and a phone (book CSS) shows it at a legible width inside a horizontal scroll box.
+* Control labels may be typeset maths: TeX between ``$`` signs in a :class:`Ladder`'s
+  description or value labels (``"$\\sigma^2$"``) is shown typeset (see :class:`Ladder`).
 * Frames are the same on every machine: the data of lines and images are rounded to 24
   significant bits before drawing (:func:`snap`), and numbers printed in frames are never
   rounding-level digits (use :func:`format_bound` for agreement errors). The explorer's text form
@@ -38,6 +44,7 @@ import hashlib
 import html
 import itertools
 import json
+import re
 import struct
 import zlib
 from dataclasses import dataclass
@@ -50,10 +57,12 @@ from matplotlib.figure import Figure
 
 from .._validation import check_array
 
-__all__ = ["Ladder", "FrameExplorer", "encode_png", "reduce_colours", "snap", "format_bound", "check_series", "FRAME_RC"]
+__all__ = ["Ladder", "FrameExplorer", "encode_png", "reduce_colours", "snap", "format_bound",
+           "check_series", "tex_label", "FRAME_RC"]
 
 #: rc parameters of every frame (on top of matplotlib's defaults). Fonts in points: at the frame
-#: width of 7.8 in shown at 780 px (100 dpi, no scaling in a 784 px column), 10 pt is 14 px.
+#: width of 7.8 in shown at 780 px (100 dpi, no scaling in a 784 px column), 10 pt is 14 px
+#: (drawn with FrameExplorer.scale times as many pixels).
 FRAME_RC = {
     "font.size": 10.0,
     "axes.titlesize": 10.0,
@@ -274,6 +283,28 @@ def format_bound(value: float, bound: float) -> str:
     return f"{value:.2e}" if abs(value) > bound else f"<= {bound:.0e}"
 
 
+_TEX = re.compile(r"\$([^$]+)\$")
+
+
+def tex_label(text: str) -> str:
+    """A control label for the widget: TeX between ``$`` signs becomes ``\\(...\\)``.
+
+    ipywidgets typesets a control's description with MathJax, whose inline delimiters in the book
+    (and in JupyterLab) are ``\\(...\\)``; the book's script (``book/_static/rkm_book.js``)
+    typesets the value labels of an explorer's controls (buttons, slider read-out) the same way.
+    Text without ``$`` is returned unchanged, so plain labels stay plain.
+
+    Parameters
+    ----------
+    text : str
+
+    Returns
+    -------
+    str
+    """
+    return _TEX.sub(lambda match: "\\(" + match.group(1) + "\\)", text)
+
+
 @dataclass(frozen=True)
 class Ladder:
     """One control of an explorer: its keyword, its label and its ladder of values.
@@ -283,11 +314,14 @@ class Ladder:
     name : str
         Keyword of the state (``explorer.render(**{name: value})``).
     description : str
-        Label shown beside the control (plain text; no TeX, the widget shows it as typed).
+        Label shown beside the control: plain text, or with TeX between ``$`` signs, shown
+        typeset (``r"$\\sigma^2 / \\lambda_q$"``; see :func:`tex_label`).
     values : tuple
         The values, in the order the control offers them.
     labels : tuple of str
-        How each value reads on the control (default ``str(value)``).
+        How each value reads on the control (default ``str(value)``); TeX between ``$`` signs
+        is typeset in the book (``r"$U = \\tilde U \\Lambda^{1/2}$"``; JupyterLab shows the
+        TeX of value labels as typed, and typesets descriptions).
     style : {"slider", "buttons"}
         A :class:`~ipywidgets.SelectionSlider` or :class:`~ipywidgets.ToggleButtons`.
     """
@@ -297,6 +331,16 @@ class Ladder:
     values: tuple
     labels: tuple = ()
     style: str = "slider"
+
+    @property
+    def widget_description(self) -> str:
+        """The description as the widget shows it (:func:`tex_label`)."""
+        return tex_label(self.description)
+
+    @property
+    def widget_labels(self) -> tuple:
+        """The value labels as the widget shows them (:func:`tex_label`)."""
+        return tuple(tex_label(label) for label in self.labels)
 
     def __post_init__(self):
         values = tuple(self.values)
@@ -364,11 +408,19 @@ class FrameExplorer:
         Frame size in inches (class attribute); the width stays at 7.8 in so that a frame is
         shown at its natural size in the book's text column.
     dpi : float
-        Frame resolution (class attribute).
+        Displayed pixels per inch (class attribute): the widget shows a frame
+        ``figsize[0] * dpi`` pixels wide.
+    scale : float
+        Frame pixels per displayed pixel (class attribute; at least 1.5, which the book's
+        browser test requires): frames are drawn at ``dpi * scale`` dots per inch, with the same
+        layout and fonts, so they stay sharp on high-density screens and when a phone shows
+        them at a legible width. 1.5, not 2: a palette PNG grows about linearly with the scale,
+        and a chapter embeds every frame of its explorers.
     """
 
     figsize = (7.8, 3.2)
     dpi = 100
+    scale = 1.5
 
     ladders: tuple = ()
     initial: dict = {}
@@ -423,7 +475,7 @@ class FrameExplorer:
         with mpl.rc_context():
             mpl.rcdefaults()
             mpl.rcParams.update(FRAME_RC)
-            figure = Figure(figsize=self.figsize, dpi=self.dpi, layout="constrained")
+            figure = Figure(figsize=self.figsize, dpi=self.dpi * self.scale, layout="constrained")
             FigureCanvasAgg(figure)
             self.draw(figure, **state)
             _snap_artists(figure)
@@ -462,8 +514,9 @@ class FrameExplorer:
         return {
             "explorer": type(self).__name__,
             "controls": [
-                {"name": ladder.name, "description": ladder.description,
-                 "labels": list(ladder.labels), "values": [_json_value(v) for v in ladder.values]}
+                {"name": ladder.name, "description": ladder.widget_description,
+                 "labels": list(ladder.widget_labels),
+                 "values": [_json_value(v) for v in ladder.values]}
                 for ladder in self.ladders
             ],
             "initial": list(self.indices(**self.initial)),
@@ -485,8 +538,8 @@ class FrameExplorer:
         initial = self.indices(**self.initial)
         self.controls = {}
         for ladder, index in zip(self.ladders, initial):
-            options = list(zip(ladder.labels, ladder.values))
-            common = dict(options=options, index=index, description=ladder.description,
+            options = list(zip(ladder.widget_labels, ladder.values))
+            common = dict(options=options, index=index, description=ladder.widget_description,
                           style={"description_width": "initial"})
             margin = "0 24px 4px 0"  # room between a slider's readout and the next control
             if ladder.style == "buttons":
@@ -506,8 +559,10 @@ class FrameExplorer:
 
         def build(level: int, prefix: tuple):
             if level == len(self.ladders):
-                image = widgets.Image(value=frames[prefix], format="png",
-                                      layout=widgets.Layout(max_width="100%", height="auto"))
+                # shown at the design width (scale times fewer pixels than drawn), never wider
+                # than the column (the book's CSS lets a phone show it wider, in a scroll box)
+                image = widgets.Image(value=frames[prefix], format="png", layout=widgets.Layout(
+                    width=f"{width_px}px", max_width="100%", height="auto"))
                 image.add_class("rkm-frame")
                 return image
             ladder = self.ladders[level]
@@ -517,6 +572,7 @@ class FrameExplorer:
             return stack
 
         view = build(0, ())
+        view.add_class("rkm-view")
         self._links = [
             widgets.jslink((self.controls[ladder.name], "index"), (stack, "selected_index"))
             for ladder, stacks in zip(self.ladders, self._stacks) for stack in stacks
@@ -575,7 +631,8 @@ class FrameExplorer:
         total = sum(len(png) for png in self.frames.values())
         width, height = (int(round(x * self.dpi)) for x in self.figsize)
         return (f"{type(self).__name__}: {controls}; {len(self.frames)} frames of "
-                f"{width} x {height} px, {total / 1e3:.0f} kB; pixels sha256 {self._pixel_digest[:16]}")
+                f"{width} x {height} px at {self.scale:g}x, {total / 1e3:.0f} kB; "
+                f"pixels sha256 {self._pixel_digest[:16]}")
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} with {len(self.states())} states>"

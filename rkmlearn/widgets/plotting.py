@@ -1,11 +1,18 @@
 """Small plotting helpers shared by the explorers and the book's figures."""
 from __future__ import annotations
 
+import base64
+import struct
+
 import numpy as np
 
 from ._base import _snap_artists
 
 __all__ = ["annotate_cells", "portable_figures"]
+
+#: Pixels drawn per displayed pixel in the inline figures of :func:`portable_figures`
+#: (as IPython's "retina" figures; the book's browser test requires at least 1.5).
+FIGURE_SCALE = 2
 
 
 def portable_figures():
@@ -18,7 +25,12 @@ def portable_figures():
     differ in the last bits; unsnapped, such a difference can move an anti-aliased pixel, and the
     stored figure would depend on the machine that executed the notebook. (Data that differ by
     more than rounding, e.g. the rounding-level tail of a convergence curve, must be floored by
-    the figure itself.) Does nothing outside IPython.
+    the figure itself.)
+
+    The PNG is drawn at twice the figure's dpi (:data:`FIGURE_SCALE`) and carries display
+    metadata (``width``, ``height``: the figure's size at its own dpi), so that JupyterLab and the
+    book (myst-nb writes the width on the ``<img>``) show it at its nominal size with twice the
+    pixels: sharp on high-density screens and when zoomed. Does nothing outside IPython.
     """
     try:
         from IPython import get_ipython
@@ -38,7 +50,13 @@ def portable_figures():
 
     def png(figure):
         _snap_artists(figure)
-        return print_figure(figure, "png", bbox_inches="tight", base64=True)
+        data = print_figure(figure, "png", bbox_inches="tight", dpi=FIGURE_SCALE * figure.dpi)
+        if data is None:  # an empty figure shows nothing (as IPython's own formatter)
+            return None
+        # An IPython formatter may return (data, metadata): the display size, at 1x.
+        width, height = struct.unpack(">II", data[16:24])  # the PNG's IHDR chunk
+        return (base64.b64encode(data).decode("ascii"),
+                {"width": round(width / FIGURE_SCALE), "height": round(height / FIGURE_SCALE)})
 
     shell.display_formatter.formatters["image/png"].for_type(Figure, png)
 

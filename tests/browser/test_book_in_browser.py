@@ -28,6 +28,34 @@ at a time), and these checks are made (``CHECKS``):
     hides and shows the sidebar), and the contents toggle, where the page has one, opens the
     page's contents (400 px).
 
+The checks of the book as a textbook (issue 18; ``book/README.md`` says how to meet them):
+
+``code-fits-1400``
+    at 1400 px no code or output block (``pre``) is cut: one whose text is wider than its box
+    (``scrollWidth > clientWidth``) must scroll inside it, visibly (a scroll bar, or the book's
+    scroll shadows).
+``no-plumbing``
+    no visible line of a notebook cell (input or output, outside a collapsed toggle) contains
+    ``assert``, ``NBVAL_IGNORE_OUTPUT``, ``portable_figures()`` or ``process_time``: checks run,
+    out of sight (cell tags ``remove-cell``, ``remove-input``, ``hide-input``).
+``figures-captioned``
+    every output figure (an image in a cell's output, or an explorer) is inside a numbered figure
+    (``figcaption`` with a figure number) with a caption, and every output image has alt text
+    (not its file name): myst-nb's cell metadata ``mystnb: {figure: {caption, name}, image:
+    {alt}}``.
+``figures-sharp``
+    every raster image shown (output figures, explorer frames) has at least 1.5 times as many
+    pixels across as it is displayed wide (``naturalWidth >= 1.5 clientWidth``), at 1400 and
+    400 px; at 400 px an explorer frame is shown at least 0.72 of its design width (9 pt text at
+    9 px or more; the rest scrolls).
+``no-label-text``
+    the text ``(eq-`` (a raw equation label) appears nowhere in the page, code and collapsed
+    listings included.
+
+After the run a table gives, per page, the counts of what these checks measure (``python -m
+pytest tests/browser -s`` prints it; it is also written to ``_build/browser-report.json``), so
+a change can be given as before/after numbers per chapter.
+
 Known failures (chapters not yet fixed) are listed in ONE place, ``known_failures.py``, as
 strict xfails: they run, their messages give the counts, and fixing one without removing it
 from the list fails the suite.
@@ -94,7 +122,13 @@ PAGES = sorted(p.relative_to(HTML).as_posix() for p in HTML.rglob("*.html")
 REDIRECTS = [p for p in PAGES if 'http-equiv="Refresh"' in (HTML / p).read_text(errors="replace")]
 EXPLORER_PAGES = [p for p in PAGES if "rkm-manifest" in (HTML / p).read_text(errors="replace")]
 CHECKS = ("loads-cleanly", "math-typeset", "equations-fit-1400", "equations-reachable-400",
-          "explorers", "toggles-400", "toggles-1400")
+          "explorers", "toggles-400", "toggles-1400", "code-fits-1400", "no-plumbing",
+          "figures-captioned", "figures-sharp", "no-label-text")
+#: explorer frames at 400 px: shown at least this fraction of their design width (FRAME_RC's
+#: smallest text, 9 pt = 12.5 px at the design width, stays at 9 px or more)
+LEGIBLE_FRACTION = 0.72
+#: raster images: pixels across per displayed pixel
+SHARPNESS = 1.5
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
@@ -152,6 +186,109 @@ EQUATIONS_JS = r"""() => Array.from(document.querySelectorAll('div.math')).map((
                     || (getComputedStyle(box).backgroundImage.match(/radial-gradient/g) || []).length >= 2),
   };
 }).filter(Boolean)"""
+
+#: A box visibly scrolls its overflow: overflow-x auto/scroll and a scroll bar that takes room, or
+#: the book's scroll shadows (two radial gradients; headless browsers and phones hide scroll bars).
+VISIBLE_SCROLL_JS = r"""(box) => {
+  const style = getComputedStyle(box);
+  const bar = box.offsetHeight - box.clientHeight - parseFloat(style.borderTopWidth)
+              - parseFloat(style.borderBottomWidth);
+  return ['auto', 'scroll'].includes(style.overflowX)
+         && (bar >= 3 || (style.backgroundImage.match(/radial-gradient/g) || []).length >= 2);
+}"""
+
+CODE_JS = r"""() => {
+  const visibleScroll = %s;
+  const root = document.querySelector('main') || document.body;
+  return Array.from(root.querySelectorAll('pre')).filter(pre => pre.offsetParent !== null)
+    .map(pre => {
+      const kind = pre.closest('.cell_input') ? 'input' : pre.closest('.cell_output') ? 'output' : 'listing';
+      const overflow = pre.scrollWidth > pre.clientWidth + 1;
+      const line = pre.textContent.split('\n').reduce((a, b) => (b.length > a.length ? b : a), '');
+      return {kind, overflow, cut: overflow && !visibleScroll(pre), width: pre.scrollWidth,
+              box: pre.clientWidth, line: line.trim().slice(0, 90)};
+    }).filter(b => b.overflow);
+}""" % VISIBLE_SCROLL_JS
+
+PLUMBING_JS = r"""() => {
+  const root = document.querySelector('main') || document.body;
+  const plumbing = /\bassert\b|NBVAL_IGNORE_OUTPUT|portable_figures\(\)|process_time/;
+  const lines = [];
+  for (const pre of root.querySelectorAll('div.cell pre')) {
+    if (pre.offsetParent === null) continue;  // removed, or in a collapsed toggle
+    for (const line of pre.innerText.split('\n'))
+      if (plumbing.test(line)) lines.push(line.trim().slice(0, 100));
+  }
+  return lines;
+}"""
+
+FIGURES_JS = r"""() => {
+  const root = document.querySelector('main') || document.body;
+  const numbered = el => {
+    const figure = el.closest('figure');
+    const caption = figure && figure.querySelector('figcaption');
+    return {numbered: !!(caption && caption.querySelector('.caption-number')),
+            caption: caption ? (caption.querySelector('.caption-text') || caption).textContent.trim() : ''};
+  };
+  const outputs = Array.from(root.querySelectorAll('div.cell_output img'))
+    .filter(img => !img.closest('.rkm-explorer'))
+    .map(img => {
+      const file = (img.getAttribute('src') || '').split('/').pop();
+      const alt = (img.getAttribute('alt') || '').trim();
+      return {kind: 'image', name: file.slice(0, 16), ...numbered(img),
+              alt: alt.length > 0 && alt !== file && !/\.(png|jpe?g|gif|svg)$/i.test(alt)};
+    });
+  const explorers = Array.from(root.querySelectorAll('.rkm-explorer')).map((root_, i) => {
+    const manifest = root_.querySelector('.rkm-manifest');
+    let name = `explorer ${i + 1}`;
+    try { name = JSON.parse(manifest.textContent).explorer; } catch (e) {}
+    return {kind: 'explorer', name, ...numbered(root_), alt: true};
+  });
+  return outputs.concat(explorers);
+}"""
+
+RASTER_JS = r"""() => {
+  const visibleScroll = %s;
+  const root = document.querySelector('main') || document.body;
+  return Array.from(root.querySelectorAll('img')).filter(img => img.offsetParent !== null
+      && img.naturalWidth > 0 && !/\.svg(\?|$)|^data:image\/svg/i.test(img.currentSrc || img.src))
+    .map(img => {
+      const frame = img.classList.contains('rkm-frame');
+      const design = frame ? parseFloat(img.style.width) || null : null;
+      const shown = img.getBoundingClientRect().width;
+      // a frame wider than its explorer is reachable if the box that scrolls it (the innermost
+      // scrolling ancestor) shows that it scrolls
+      let reachable = true;
+      const root = img.closest('.rkm-explorer');
+      if (frame && root && shown > root.clientWidth + 1) {
+        reachable = false;
+        for (let el = img.parentElement; el && el !== root.parentElement; el = el.parentElement) {
+          if (el.scrollWidth > el.clientWidth + 1 && ['auto', 'scroll'].includes(getComputedStyle(el).overflowX)) {
+            reachable = visibleScroll(el);
+            break;
+          }
+        }
+      }
+      return {name: frame ? 'explorer frame' : (img.getAttribute('src') || '').split('/').pop().slice(0, 16),
+              natural: img.naturalWidth, shown, frame, design, reachable};
+    });
+}""" % VISIBLE_SCROLL_JS
+
+LABEL_TEXT_JS = r"""() => {
+  const root = document.querySelector('main') || document.body;
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT, {acceptNode(node) {
+    const parent = node.parentElement;
+    return parent && parent.closest('script, style, .rkm-manifest') ? NodeFilter.FILTER_REJECT
+                                                                    : NodeFilter.FILTER_ACCEPT;
+  }});
+  const found = [];
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const text = node.textContent;
+    for (let i = text.indexOf('(eq-'); i >= 0; i = text.indexOf('(eq-', i + 1))
+      found.push(text.slice(Math.max(0, i - 40), i + 40).replace(/\s+/g, ' ').trim());
+  }
+  return found;
+}"""
 
 EXPLORER_STATE_JS = r"""async (root) => {
   const controls = Array.from(root.querySelectorAll('.rkm-control')).map(control => {
@@ -334,6 +471,7 @@ async def _toggles(page, width: int) -> list[str]:
 
 async def _visit(browser, base: str, page_name: str, blocked: list, semaphore) -> dict:
     report = {check: [] for check in CHECKS}
+    report["metrics"] = {}
     async with semaphore:
         for width in (WIDE, NARROW):
             context = await browser.new_context(viewport={"width": width, "height": 900})
@@ -358,6 +496,45 @@ async def _visit(browser, base: str, page_name: str, blocked: list, semaphore) -
                         expected = (HTML / page_name).read_text(errors="replace").count("rkm-manifest")
                         await _wait_for_explorers(page, expected)
                     equations = await _equations(page)
+                    await page.wait_for_function(
+                        "() => Array.from(document.images).every(i => i.complete)")
+                    rasters = await page.evaluate(RASTER_JS)
+                    report["figures-sharp"] += [
+                        f"{width} px: {r['name']} has {r['natural']} px across, shown {r['shown']:.0f} px wide"
+                        for r in rasters if r["shown"] > 0 and r["natural"] < SHARPNESS * r["shown"] - 0.5]
+                    if width == WIDE:
+                        report["metrics"]["rasters"] = len(rasters)
+                        report["metrics"]["soft"] = sum(
+                            1 for r in rasters if r["shown"] > 0 and r["natural"] < SHARPNESS * r["shown"] - 0.5)
+                        blocks = await page.evaluate(CODE_JS)
+                        report["code-fits-1400"] += [
+                            f"{b['kind']} block is {b['width']} px wide in a {b['box']} px box, cut: {b['line']!r}"
+                            for b in blocks if b["cut"]]
+                        report["metrics"]["overflowing"] = len(blocks)
+                        report["metrics"]["cut"] = sum(1 for b in blocks if b["cut"])
+                        plumbing = await page.evaluate(PLUMBING_JS)
+                        report["no-plumbing"] += [f"visible line: {line!r}" for line in plumbing]
+                        report["metrics"]["plumbing"] = len(plumbing)
+                        figures = await page.evaluate(FIGURES_JS)
+                        report["figures-captioned"] += [
+                            f"{f['kind']} {f['name']}: " + ", ".join(
+                                [w for w, bad in (("no numbered figure", not f["numbered"]),
+                                                  ("no caption", not f["caption"]),
+                                                  ("no alt text", not f["alt"])) if bad])
+                            for f in figures if not (f["numbered"] and f["caption"] and f["alt"])]
+                        report["metrics"]["figures"] = len(figures)
+                        report["metrics"]["uncaptioned"] = sum(
+                            1 for f in figures if not (f["numbered"] and f["caption"] and f["alt"]))
+                        leaked = await page.evaluate(LABEL_TEXT_JS)
+                        report["no-label-text"] += [f"label text: {t!r}" for t in leaked]
+                        report["metrics"]["label_text"] = len(leaked)
+                    else:
+                        report["figures-sharp"] += [
+                            f"400 px: explorer frame shown {r['shown']:.0f} px wide, below "
+                            f"{LEGIBLE_FRACTION} of its {r['design']:.0f} px"
+                            + ("" if r["reachable"] else ", and its box does not scroll visibly")
+                            for r in rasters if r["frame"] and r["design"]
+                            and (r["shown"] < LEGIBLE_FRACTION * r["design"] - 0.5 or not r["reachable"])]
                     if width == WIDE:
                         math = await page.evaluate(MATH_JS)
                         report["math-typeset"] += (
@@ -376,6 +553,10 @@ async def _visit(browser, base: str, page_name: str, blocked: list, semaphore) -
                             for e in equations if not e["fits"] and not e["scrollable"]]
                         report["scrolling-400"] = [e["label"] for e in equations
                                                    if not e["fits"] and e["scrollable"]]
+                        report["metrics"]["equations"] = len(equations)
+                        report["metrics"]["eq_cut_400"] = sum(
+                            1 for e in equations if not e["fits"] and not e["scrollable"])
+                        report["metrics"]["eq_scroll_400"] = len(report["scrolling-400"])
                     key = "toggles-1400" if width == WIDE else "toggles-400"
                     report[key] += await _toggles(page, width)
                 await page.wait_for_load_state("networkidle")
@@ -426,7 +607,42 @@ def site():
             for check in counts:
                 for problem in report[check][:5]:
                     print(f"      {check}: {problem[:160]}")
+    _print_table(reports)
     return {"reports": reports, "blocked": blocked}
+
+
+#: the per-page table: (metric, what it counts)
+TABLE = (
+    ("overflowing", "code/output blocks wider than their box at 1400 px"),
+    ("cut", "... of them cut (no visible scroll)"),
+    ("plumbing", "visible plumbing lines (assert, NBVAL_IGNORE_OUTPUT, portable_figures(), process_time)"),
+    ("figures", "output figures (images in outputs, explorers)"),
+    ("uncaptioned", "... without a numbered caption or alt text"),
+    ("rasters", "raster images shown at 1400 px"),
+    ("soft", "... drawn below 1.5x their displayed width"),
+    ("label_text", "leaked label text '(eq-'"),
+    ("equations", "display equations"),
+    ("eq_cut_400", "... cut off at 400 px (no visible scroll)"),
+    ("eq_scroll_400", "... scrolling at 400 px"),
+)
+
+
+def _print_table(reports: dict) -> None:
+    """Print the per-page counts (issue 18's table, per page) and write them as JSON."""
+    rows = {page: report.get("metrics", {}) for page, report in reports.items()
+            if page not in REDIRECTS}
+    keys = [key for key, _ in TABLE]
+    print("\nper page (columns: " + "; ".join(f"{k} = {title}" for k, title in TABLE) + ")")
+    width = max((len(page) for page in rows), default=4)
+    print(f"  {'page':<{width}} " + " ".join(f"{k[:11]:>11}" for k in keys))
+    totals = {k: 0 for k in keys}
+    for page, metrics in rows.items():
+        print(f"  {page:<{width}} " + " ".join(f"{metrics.get(k, 0):>11}" for k in keys))
+        for k in keys:
+            totals[k] += metrics.get(k, 0)
+    print(f"  {'total':<{width}} " + " ".join(f"{totals[k]:>11}" for k in keys))
+    (HTML.parent / "browser-report.json").write_text(json.dumps(
+        {"columns": dict(TABLE), "pages": rows, "total": totals}, indent=1, sort_keys=True))
 
 
 def _cases():
@@ -456,5 +672,6 @@ def test_the_book_has_explorers():
 
 
 def test_known_failures_name_real_pages_and_checks():
-    unknown = [(p, c) for p, c in KNOWN_FAILURES if p not in PAGES or c not in CHECKS]
+    every_page = {p.relative_to(HTML).as_posix() for p in HTML.rglob("*.html")}  # unfiltered
+    unknown = [(p, c) for p, c in KNOWN_FAILURES if p not in every_page or c not in CHECKS]
     assert not unknown, f"known_failures.py lists pages or checks that do not exist: {unknown}"
