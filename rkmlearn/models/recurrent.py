@@ -261,9 +261,8 @@ class RecurrentRKM(RecursiveForecaster):
         self._E = self.level_.scores[0]
         centerer = self.view_.centerer_
         self._mean_row = self.H_.T @ (centerer.row_means_ - centerer.grand_mean_)  # mu^T phi_c = (H h)^T (r - g)
-        self._top_k = None
         if self.preimage_top_k is not None:  # checked for either pre-image: set_params may switch to the smoother
-            self._top_k = check_scalar_range(self.preimage_top_k, "preimage_top_k", low=1, high=T,
+            check_scalar_range(self.preimage_top_k, "preimage_top_k", low=1, high=T,
                                              low_inclusive=True, high_inclusive=True, integer=True)
         if preimage == "krr":
             alpha = check_scalar_range(self.preimage_alpha, "preimage_alpha", low=0.0)
@@ -324,7 +323,7 @@ class RecurrentRKM(RecursiveForecaster):
     def _smooth(self, k_centred, h):
         """The kernel smoother of :eq:`eq-rrkm-feature`, given the centred kernel values ``K H h``."""
         return kernel_smoother(k_centred, self.view_.X_, self.view_.centerer_, mean_term=h @ self._mean_row,
-                               top_k=self._top_k)
+                               top_k=self.preimage_top_k)
 
     def preimage_of(self, latents):
         """Input-space values of latents, the pre-image of :eq:`eq-rrkm-feature`, original units.
