@@ -121,11 +121,12 @@ class CommitteeRKM(ClassifierMixin, BaseEstimator):
             self.weights_ = given
             return self
         target = encode_labels(np.searchsorted(self.classes_, y), self.codebook_)
-        errors = np.stack([(target - F).ravel() for F in self._member_outputs(Xs)])  # (members, N m)
+        # (members, N m): each member's training errors, all outputs
+        errors = np.stack([(target - F).ravel() for F in self._member_outputs(Xs)])
         C = errors @ errors.T / errors.shape[1]
         ones = np.ones(len(C))
-        beta = SymmetricSolver(C, "the training-error covariance C",
-                               advice="Two members make identical errors: drop one.").solve(ones)
+        advice = "Two members make identical errors: drop one."
+        beta = SymmetricSolver(C, "the training-error covariance C", advice=advice).solve(ones)
         self.weights_ = beta / beta.sum()
         return self
 
