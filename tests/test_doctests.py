@@ -12,7 +12,7 @@ CORE_MODULES = [
     "rkmlearn.models.kpca", "rkmlearn.models.multiview", "rkmlearn.models.probabilistic",
     "rkmlearn.models.ppca_sampling", "rkmlearn.models.flowchart", "rkmlearn.models.deep",
     "rkmlearn.models.deep_objective", "rkmlearn.models.tensor", "rkmlearn.models.coding",
-    "rkmlearn.models.selection", "rkmlearn.models.committee",
+    "rkmlearn.models.selection", "rkmlearn.models.committee", "rkmlearn.models.mvlssvm",
     "rkmlearn.models.latent_dynamics", "rkmlearn.models.recurrent",
 ]
 

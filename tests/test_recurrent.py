@@ -11,8 +11,21 @@ from sklearn.kernel_ridge import KernelRidge
 from rkmlearn import RecurrentRKM
 from rkmlearn.datasets import sine_wave
 from rkmlearn.kernels import RBF
-from rkmlearn.models.latent_dynamics import is_psd, krr_fit, krr_predict, lag_matrix, lag_weights, latent_step
+from rkmlearn.models.latent_dynamics import (
+    is_psd,
+    krr_fit,
+    krr_predict,
+    lag_matrix,
+    lag_weights,
+    latent_step,
+    recursion_roots,
+)
+from rkmlearn.models.recurrent import MAX_STEPS, UnstableRecursionWarning
 from rkmlearn.preimage import kernel_smoother
+
+# most tests use p = 3 on purpose (a wrong index of eq. (8) shows there); its recursion grows, and
+# fit says so: the warning is tested on its own below
+pytestmark = pytest.mark.filterwarnings("ignore::rkmlearn.models.recurrent.UnstableRecursionWarning")
 
 
 @pytest.fixture(scope="module")
@@ -272,7 +285,98 @@ def test_bad_series_and_steps(series):
 def test_no_warning_on_clean_fit(series):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        fit(series).forecast(10)
+        model = fit(series, p=1)
+        model.forecast(10)
+    assert model.growth_rate_ <= 1 + 1e-6
+
+
+WAVE = np.sin(2 * np.pi * np.arange(120) / 20)
+
+
+def test_recursion_roots_are_the_characteristic_polynomial_roots():
+    for a in (lag_weights("gaussian", 3, 1.5), lag_weights("indicator", 2), np.array([0.2, 1.0])):
+        p = a.size - 1
+        mu = np.array([-1.0, 0.3, 2.5])
+        got = recursion_roots(a, mu)
+        assert got.shape == (3, 2 * p)
+        for m, row in zip(mu, got):
+            ref = np.roots(np.concatenate([a[::-1], a[1:]]) - m * (np.arange(2 * p + 1) == p))
+            assert np.allclose(np.sort(np.abs(row)), np.sort(np.abs(ref)), rtol=1e-8)
+    with pytest.raises(ValueError, match="a_p"):
+        recursion_roots([1.0, 0.0], [0.5])
+
+
+@pytest.mark.parametrize("family, p", [("gaussian", 2), ("gaussian", 3), ("indicator", 2), ("indicator", 3)])
+def test_unstable_recursion_warns_at_fit(family, p):
+    """Issue 19: p >= 2 latents grew to 1e13 with no warning; fit now checks the roots and names p."""
+    with pytest.warns(UnstableRecursionWarning, match=f"p={p}"):
+        model = RecurrentRKM(2, kernel_params={"sigma": 1.0}, lag_weights=family, p=p).fit(WAVE)
+    assert model.growth_rate_ > 1.05
+    h = model.forecast_latents(20)
+    assert np.abs(h).max() > 100 * np.abs(model.H_).max()  # the warning is about a real growth
+
+
+@pytest.mark.parametrize("family", ["gaussian", "indicator"])
+def test_p1_recursion_is_stable_and_silent(family):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        model = RecurrentRKM(2, kernel_params={"sigma": 1.0}, lag_weights=family, p=1).fit(WAVE)
+    assert abs(model.growth_rate_ - 1) <= 1e-6
+
+
+@pytest.mark.parametrize("factor", [1e300, 1e-300])
+def test_extreme_scales_are_standardised(factor):
+    """Issue 19: w * 1e300 forecast NaN, w * 1e-300 was called constant; the forecast scales."""
+    ref = RecurrentRKM(2, kernel_params={"sigma": 1.0}).fit(WAVE).forecast(3)
+    got = RecurrentRKM(2, kernel_params={"sigma": 1.0}).fit(WAVE * factor).forecast(3)
+    assert np.all(np.isfinite(got))
+    assert np.allclose(got / factor, ref, rtol=1e-10, atol=1e-12)
+
+
+def test_window_too_long_names_window():
+    with pytest.raises(ValueError, match="window=119.*n_components=2.*at most 118"):
+        RecurrentRKM(2, window=119).fit(WAVE)
+
+
+def test_overflowing_forecast_names_p_and_steps():
+    """Issue 19: p = 3 forecast(10_000) said 'k_centred contains NaN ... SimpleImputer'."""
+    with pytest.warns(UnstableRecursionWarning):
+        model = RecurrentRKM(2, kernel_params={"sigma": 1.0}, p=3).fit(WAVE)
+    for preimage in ("smoother", "krr"):
+        with pytest.warns(UnstableRecursionWarning):
+            model = RecurrentRKM(2, kernel_params={"sigma": 1.0}, p=3, preimage=preimage).fit(WAVE)
+        with pytest.raises(ValueError, match=r"p=3 overflowed.*steps <= \d+.*p=1") as info:
+            model.forecast(10_000, progress=False)
+        limit = int(str(info.value).split("steps <= ")[1].split()[0])
+        assert np.all(np.isfinite(model.forecast(limit)))  # the advice works
+    with pytest.raises(ValueError, match="overflowed at step"):
+        model.forecast_latents(10_000)
+
+
+def test_too_many_steps_is_refused_before_allocating():
+    """Issue 19: forecast(10**13) raised MemoryError '72.8 TiB'."""
+    model = RecurrentRKM(2, kernel_params={"sigma": 1.0}).fit(WAVE)
+    for call in (model.forecast, model.forecast_latents):
+        with pytest.raises(ValueError, match=f"steps=10000000000000 .*steps <= {MAX_STEPS:_}"):
+            call(10**13)
+
+
+def test_preimage_top_k():
+    """The smoother keeps the top_k most similar training steps (the authors' MV-RKM code: ~10)."""
+    full = RecurrentRKM(2, kernel_params={"sigma": 1.0}).fit(WAVE)
+    model = RecurrentRKM(2, kernel_params={"sigma": 1.0}, preimage_top_k=10).fit(WAVE)
+    h = model.forecast_latents(5)
+    view = model.view_
+    k = h @ model.level_.scores[0].T
+    ref = kernel_smoother(k, view.X_, view.centerer_, mean_term=h @ (model.H_.T @ (view.centerer_.row_means_
+                          - view.centerer_.grand_mean_)), top_k=10)
+    assert np.allclose(model.forecast(5), ref[:, 0] * model.scale_[0] + model.mean_[0], atol=1e-12)
+    assert not np.allclose(model.forecast(5), full.forecast(5))
+    one = RecurrentRKM(2, kernel_params={"sigma": 1.0}, preimage_top_k=1).fit(WAVE).forecast(5)
+    assert np.all(np.isin(one, WAVE))  # top_k = 1: the most similar training value itself
+    for bad in (0, 121, 2.5):
+        with pytest.raises(ValueError, match="preimage_top_k"):
+            RecurrentRKM(2, preimage_top_k=bad).fit(WAVE)
 
 
 def test_window_embedding(series):
@@ -301,7 +405,7 @@ def test_window_embedding(series):
 def test_estimator_parameters_and_clone(series):
     from sklearn.base import clone
 
-    model = RecurrentRKM(3, lag_weights="indicator", p=2, preimage="krr", window=2)
+    model = RecurrentRKM(3, lag_weights="indicator", p=2, preimage="krr", window=2, preimage_top_k=5)
     assert model.get_params()["p"] == 2 and model.get_params()["window"] == 2
     copy = clone(model)
     assert copy.get_params() == model.get_params()

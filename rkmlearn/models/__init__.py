@@ -4,7 +4,8 @@
   (Part II); :func:`choose_algorithm`, the duality paper's flowchart; :class:`DeepRKMClassifier`
   (Part IV).
 * :class:`TensorMultiViewRKM` (Part III, the tensor multi-view classifier), :class:`CommitteeRKM`
-  (its late-fusion / large-N committee) and :class:`SimulatedAnnealingSearch` (Algorithm 2).
+  (its late-fusion / large-N committee), :class:`MultiViewLSSVM` (the pairwise MV-LSSVM baseline)
+  and :class:`SimulatedAnnealingSearch` (Algorithm 2).
 * :class:`RecurrentRKM` (Part V, the recurrent RKM forecaster).
 """
 
@@ -14,9 +15,11 @@ from .kpca import KPCA
 from .multiview import MultiViewKPCA
 from .probabilistic import ProbabilisticKPCA
 from .committee import CommitteeRKM
+from .mvlssvm import MultiViewLSSVM
 from .recurrent import RecurrentRKM
 from .selection import SimulatedAnnealingSearch
 from .tensor import TensorMultiViewRKM
 
-__all__ = ["KPCA", "MultiViewKPCA", "ProbabilisticKPCA", "TensorMultiViewRKM", "CommitteeRKM", "SimulatedAnnealingSearch",
+__all__ = ["KPCA", "MultiViewKPCA", "ProbabilisticKPCA", "TensorMultiViewRKM", "CommitteeRKM", "MultiViewLSSVM",
+           "SimulatedAnnealingSearch",
            "DeepRKMClassifier", "RecurrentRKM", "AlgorithmChoice", "choose_algorithm"]

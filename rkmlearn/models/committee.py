@@ -15,7 +15,7 @@ from joblib import Parallel, delayed
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.utils.validation import check_is_fitted
 
-from .._validation import check_random_state, check_scalar_range, check_views
+from .._validation import check_array, check_random_state, check_scalar_range, check_views
 from ..solvers.linear import SymmetricSolver
 from .coding import decode_outputs, encode_labels
 from .tensor import TensorMultiViewRKM
@@ -47,6 +47,11 @@ class CommitteeRKM(ClassifierMixin, BaseEstimator):
         Seeds the subsets.
     n_jobs : int or None, default=None
         joblib ``n_jobs`` for the members.
+    weights : "covariance" or array-like of shape (n_members,), default="covariance"
+        ``"covariance"``: ``beta`` from the training-error covariance (above). An array: these
+        weights (non-negative, scaled to sum 1), e.g. tuned by
+        :class:`~rkmlearn.models.SimulatedAnnealingSearch`: the paper's "committee approach +
+        weights tuned" (Chapter 8).
 
     Attributes
     ----------
@@ -56,12 +61,27 @@ class CommitteeRKM(ClassifierMixin, BaseEstimator):
     classes_, codebook_ : as in :class:`~rkmlearn.TensorMultiViewRKM`
     """
 
-    def __init__(self, base=None, *, members="views", subset_size=1000, random_state=None, n_jobs=None):
+    def __init__(self, base=None, *, members="views", subset_size=1000, random_state=None, n_jobs=None,
+                 weights="covariance"):
         self.base = base
         self.members = members
         self.subset_size = subset_size
         self.random_state = random_state
         self.n_jobs = n_jobs
+        self.weights = weights
+
+    def _given_weights(self, n_members):
+        """The fixed weights of ``weights=array``, scaled to sum 1; None for ``"covariance"``."""
+        if isinstance(self.weights, str):
+            if self.weights != "covariance":
+                raise ValueError(f"weights must be 'covariance' or an array of {n_members} non-negative numbers; "
+                                 f"got {self.weights!r}.")
+            return None
+        w = check_array(self.weights, "weights", ensure_2d=False)
+        if w.shape != (n_members,) or np.any(w < 0) or not w.sum() > 0:
+            raise ValueError(f"weights must hold {n_members} non-negative numbers (one per member), not all 0; "
+                             f"got {self.weights!r}.")
+        return w / w.sum()
 
     def _plan(self, Xs, n):
         base = TensorMultiViewRKM("rbf") if self.base is None else self.base
@@ -89,6 +109,7 @@ class CommitteeRKM(ClassifierMixin, BaseEstimator):
         if y.shape[0] != Xs[0].shape[0]:
             raise ValueError(f"y has {y.shape[0]} labels but Xs has {Xs[0].shape[0]} samples; pass one label per sample.")
         plan = self._plan(Xs, Xs[0].shape[0])
+        given = self._given_weights(len(plan))
         jobs = (delayed(_fit_member)(est, [X[idx] for X in views], y[idx]) for est, views, idx in plan)
         self.members_ = Parallel(n_jobs=self.n_jobs)(jobs)
         classes = self.members_[0].classes_
@@ -96,12 +117,16 @@ class CommitteeRKM(ClassifierMixin, BaseEstimator):
             raise ValueError("a random subset missed a class; increase subset_size.")
         self.classes_, self.codebook_ = classes, self.members_[0].codebook_
         self.n_views_ = len(Xs)
+        if given is not None:
+            self.weights_ = given
+            return self
         target = encode_labels(np.searchsorted(self.classes_, y), self.codebook_)
-        errors = np.stack([(target - F).ravel() for F in self._member_outputs(Xs)])  # (members, N m)
+        # (members, N m): each member's training errors, all outputs
+        errors = np.stack([(target - F).ravel() for F in self._member_outputs(Xs)])
         C = errors @ errors.T / errors.shape[1]
         ones = np.ones(len(C))
-        beta = SymmetricSolver(C, "the training-error covariance C",
-                               advice="Two members make identical errors: drop one.").solve(ones)
+        advice = "Two members make identical errors: drop one."
+        beta = SymmetricSolver(C, "the training-error covariance C", advice=advice).solve(ones)
         self.weights_ = beta / beta.sum()
         return self
 

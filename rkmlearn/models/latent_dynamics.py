@@ -8,6 +8,8 @@ r"""The pieces of the recurrent RKM (Part V, Chapter 10), as pure functions.
 * :func:`is_psd` -- whether a symmetric matrix (``K + A``) is positive semi-definite, by a
   Cholesky factorisation (no eigendecomposition);
 * :func:`latent_step` -- one step of the latent recursion :eq:`eq-rrkm-recursion`;
+* :func:`recursion_roots` -- the roots of its characteristic polynomials: the recursion's growth
+  per step;
 * :func:`krr_fit` / :func:`krr_predict` -- the kernel ridge regression pre-image from latent to
   input space (:eq:`eq-rrkm-krr`).
 
@@ -24,7 +26,8 @@ from .._validation import check_array, check_option, check_scalar_range
 from ..solvers.eigen import rank_tolerance
 from ..solvers.linear import SymmetricSolver
 
-__all__ = ["LAG_FAMILIES", "lag_weights", "lag_matrix", "is_psd", "latent_step", "krr_fit", "krr_predict"]
+__all__ = ["LAG_FAMILIES", "lag_weights", "lag_matrix", "is_psd", "latent_step", "recursion_roots", "krr_fit",
+           "krr_predict"]
 
 #: The two families of lag weights of the paper (section 2.1).
 LAG_FAMILIES = ("gaussian", "indicator")
@@ -167,6 +170,48 @@ def latent_step(window, M, a):
     offsets = np.abs(np.arange(-p, p))  # the window's times relative to c: -p, ..., p - 1
     centre = window[p]
     return (M @ centre - a[offsets] @ window) / a[p]
+
+
+def recursion_roots(a, mu):
+    r"""Roots of the characteristic polynomials of the latent recursion :eq:`eq-rrkm-recursion`.
+
+    Along an eigenvector ``v`` of ``M`` (eigenvalue ``mu``) a solution ``h_t = z^t v`` of
+    :eq:`eq-rrkm-latent-dyn` needs ``sum_{|l| <= p} a_{|l|} z^(l + p) - mu z^p = 0``, a palindromic
+    polynomial of degree ``2p``: its roots pair as ``z, 1/z``, so any root off the unit circle has a
+    partner outside it, and the forecast latents grow like ``max|z|^m`` (Chapter 10). The roots are
+    the eigenvalues of the companion matrices, all modes at once.
+
+    Parameters
+    ----------
+    a : array-like of shape (p + 1,)
+        Lag weights with ``a_p != 0``.
+    mu : array-like of shape (s,)
+        Eigenvalues of ``M = H^T A H``.
+
+    Returns
+    -------
+    roots : ndarray of shape (s, 2p), complex
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> # p = 1, a = (0, 1): z^2 - mu z + 1, on the unit circle exactly when |mu| <= 2
+    >>> r = recursion_roots([0.0, 1.0], [1.0, 3.0])
+    >>> np.round(np.abs(r).max(axis=1), 4)
+    array([1.   , 2.618])
+    """
+    a = check_array(a, "a", ensure_2d=False)
+    mu = np.atleast_1d(check_array(mu, "mu", ensure_2d=False))
+    p = a.shape[0] - 1
+    if a.ndim != 1 or p < 1 or a[-1] == 0.0:
+        raise ValueError(f"a must hold lag weights a_0, ..., a_p with p >= 1 and a_p != 0; got {a}.")
+    # monic coefficients of z^(2p - 1), ..., z^0 (highest first), divided by a_p
+    tail = np.concatenate([a[-2::-1], a[1:]]) / a[-1]
+    C = np.zeros((mu.shape[0], 2 * p, 2 * p))
+    C[:, 0, :] = -tail
+    C[:, 0, p - 1] += mu / a[-1]  # the z^p coefficient is (a_0 - mu) / a_p
+    C[:, 1:, :-1] = np.eye(2 * p - 1)
+    return np.linalg.eigvals(C)
 
 
 def krr_fit(Z, Y, kernel, alpha):

@@ -31,9 +31,10 @@ from .latent_dynamics import (
     lag_matrix,
     lag_weights,
     latent_step,
+    recursion_roots,
 )
 
-__all__ = ["RecurrentRKM", "PREIMAGES", "PSD_CHECKS"]
+__all__ = ["RecurrentRKM", "PREIMAGES", "PSD_CHECKS", "UnstableRecursionWarning"]
 
 #: Pre-image methods of :eq:`eq-rrkm-feature`: the kernel smoother, or kernel ridge regression from
 #: latent to input space (:eq:`eq-rrkm-krr`).
@@ -42,6 +43,15 @@ PREIMAGES = ("smoother", "krr")
 PSD_CHECKS = ("ignore", "warn", "raise")
 #: The recursion divides by ``a_p``: a weight ``<= A_P_RTOL * max|a|`` counts as zero.
 A_P_RTOL = 1e-8
+#: A root of the recursion's characteristic polynomial with ``|z| > 1 + GROWTH_RTOL`` makes it
+#: grow (roots on the unit circle come out of the companion eigensolver off by up to ~1e-8).
+GROWTH_RTOL = 1e-6
+#: The most steps one call of :meth:`RecurrentRKM.forecast` runs (one step at a time, each ``O(T)``).
+MAX_STEPS = 10_000_000
+
+
+class UnstableRecursionWarning(UserWarning):
+    """The latent recursion of a fitted :class:`RecurrentRKM` grows: a root off the unit circle."""
 
 
 def _check_series(series):
@@ -49,6 +59,19 @@ def _check_series(series):
     if X.ndim == 1:
         X = X[:, None]
     return X
+
+
+def _standardise(X):
+    """Mean, standard deviation and standardised values. Columns whose largest magnitude is outside
+    [1e-150, 1e150] are divided by it first, so that the squares neither overflow (values near 1e300)
+    nor underflow (values near 1e-300); other columns are used as given."""
+    peak = np.abs(X).max(axis=0)
+    peak[(peak >= 1e-150) & (peak <= 1e150) | (peak == 0.0)] = 1.0
+    Xn = X / peak
+    mean, std = Xn.mean(axis=0), Xn.std(axis=0)
+    if np.any(std <= 0.0):
+        raise ValueError("series is constant (standard deviation 0); nothing to forecast.")
+    return peak * mean, peak * std, (Xn - mean) / std
 
 
 class RecurrentRKM(RecursiveForecaster):
@@ -99,6 +122,10 @@ class RecurrentRKM(RecursiveForecaster):
         distance between training latents.
     preimage_alpha : float, default=1e-3
         Ridge of the kernel ridge regression pre-image, ``> 0``.
+    preimage_top_k : int or None, default=None
+        For ``preimage="smoother"``: keep only the ``top_k`` largest kernel values (the most similar
+        training steps, ``1 <= top_k <= T``) in the smoother's weighted mean; None keeps all. The
+        multi-view RKM code of the paper's authors keeps about 10.
     psd : {"ignore", "warn", "raise"}, default="ignore"
         ``"warn"`` / ``"raise"``: test ``K + A`` for positive semi-definiteness
         (:func:`~rkmlearn.models.latent_dynamics.is_psd`, a Cholesky factorisation) and warn /
@@ -129,6 +156,11 @@ class RecurrentRKM(RecursiveForecaster):
         Training statistics of the standardisation.
     last_latents_ : ndarray of shape (2p, s)
         ``h_{T-2p+1}, ..., h_T``: the start of the recursion.
+    growth_rate_ : float
+        The largest ``|z|`` over the roots of the recursion's characteristic polynomials
+        (:func:`~rkmlearn.models.latent_dynamics.recursion_roots`): forecast latents grow like
+        ``growth_rate_ ** m``. 1 for ``p = 1``; above 1, :meth:`fit` warns
+        (:class:`UnstableRecursionWarning`).
 
     Examples
     --------
@@ -143,7 +175,8 @@ class RecurrentRKM(RecursiveForecaster):
     __init__ = estimator_init(
         {"n_components": 2},
         {"kernel": "rbf", "kernel_params": None, "lag_weights": "gaussian", "p": 1, "sigma_t": 1.0,
-         "window": 1, "preimage": "smoother", "preimage_sigma": None, "preimage_alpha": 1e-3, "psd": "ignore",
+         "window": 1, "preimage": "smoother", "preimage_sigma": None, "preimage_alpha": 1e-3,
+         "preimage_top_k": None, "psd": "ignore",
          "eigen_solver": LEVEL_DEFAULTS["eigen_solver"], "random_state": None},
     )
     _fitted = "H_"
@@ -190,14 +223,17 @@ class RecurrentRKM(RecursiveForecaster):
                 f"from the last 2p = {2 * p} latents. Pass at least {max(2 * p, 2) + q - 1} values or "
                 "decrease p (or window)."
             )
+        s = self.n_components
+        if q > 1 and isinstance(s, (int, np.integer)) and not isinstance(s, bool) and T <= s <= X.shape[0] - 1:
+            raise ValueError(
+                f"window={q} leaves T = {T} time steps of the {X.shape[0]} values, too few for "
+                f"n_components={s} (it needs T >= n_components + 1). Decrease window to at most "
+                f"{X.shape[0] - s} or decrease n_components."
+            )
         preimage = check_option(self.preimage, "preimage", PREIMAGES)
         psd = check_option(self.psd, "psd", PSD_CHECKS)
         opts = check_parameters({"eigen_solver": self.eigen_solver}, LEVEL_OPTIONS)
-        self.mean_ = X.mean(axis=0)
-        self.scale_ = X.std(axis=0)
-        if np.any(self.scale_ == 0.0):
-            raise ValueError("series is constant (standard deviation 0); nothing to forecast.")
-        Z = (X - self.mean_) / self.scale_
+        self.mean_, self.scale_, Z = _standardise(X)
         if q > 1:  # rows (z_{t-q+1}, ..., z_t), flattened oldest first
             Z = np.lib.stride_tricks.sliding_window_view(Z, q, axis=0).transpose(0, 2, 1).reshape(T, -1)
         self.view_ = View(kernel=self.kernel, kernel_params=self.kernel_params).fit(Z, name="series")
@@ -221,9 +257,13 @@ class RecurrentRKM(RecursiveForecaster):
                     raise ValueError(message)
                 warnings.warn(message, UserWarning, stacklevel=2)
         self.last_latents_ = self.H_[T - 2 * p:].copy()
+        self._check_growth(p)
         self._E = self.level_.scores[0]
         centerer = self.view_.centerer_
         self._mean_row = self.H_.T @ (centerer.row_means_ - centerer.grand_mean_)  # mu^T phi_c = (H h)^T (r - g)
+        if self.preimage_top_k is not None:  # checked for either pre-image: set_params may switch to the smoother
+            check_scalar_range(self.preimage_top_k, "preimage_top_k", low=1, high=T,
+                                             low_inclusive=True, high_inclusive=True, integer=True)
         if preimage == "krr":
             alpha = check_scalar_range(self.preimage_alpha, "preimage_alpha", low=0.0)
             if self.preimage_sigma is None:
@@ -236,10 +276,54 @@ class RecurrentRKM(RecursiveForecaster):
         self.n_features_in_ = X.shape[1]
         return self
 
+    def _check_growth(self, p):
+        """Warn when a root of the recursion's characteristic polynomial lies off the unit circle."""
+        mu = np.linalg.eigvalsh(self.M_)
+        self.growth_rate_ = float(np.abs(recursion_roots(self.a_, mu)).max())
+        if self.growth_rate_ > 1.0 + GROWTH_RTOL:
+            warnings.warn(
+                f"the latent recursion with p={p} is unstable: a root of its characteristic polynomial has "
+                f"|z| = {self.growth_rate_:.3g} > 1, so the forecast latents grow like {self.growth_rate_:.3g}**m "
+                f"(x {self.growth_rate_ ** 20:.2g} after 20 steps) and the forecast leaves the training "
+                "latents. Use p=1 (every root on the unit circle) or check growth_rate_.",
+                UnstableRecursionWarning, stacklevel=3,
+            )
+
+    def _check_steps(self, steps):
+        steps = check_scalar_range(steps, "steps", low=1, low_inclusive=True, integer=True)
+        if steps > MAX_STEPS:
+            gib = steps * max(self.n_features_in_, self.H_.shape[1]) * 8 / 2 ** 30
+            raise ValueError(
+                f"steps={steps} is more than the {MAX_STEPS:_} steps one forecast runs (one step at a time; "
+                f"the output alone would take {gib:.3g} GiB). Pass steps <= {MAX_STEPS:_}."
+            )
+        return steps
+
+    def _overflow(self, step=None):
+        """The error for latents that left the floating-point range: the recursion grew too far."""
+        p = self.a_.shape[0] - 1
+        where = "" if step is None else f" at step {step}"
+        horizon = ""
+        if self.growth_rate_ > 1.0:
+            # steps until |h| max|K H| T passes the largest float: the pre-image's kernel values overflow
+            room = np.log(np.finfo(np.float64).max) - np.log(
+                max(float(np.abs(self.last_latents_).max()), np.finfo(np.float64).tiny)
+                * max(float(np.abs(self._E).max()), 1.0) * self._E.shape[0])
+            horizon = f" Pass steps <= {max(int(room / np.log(self.growth_rate_)), 1)} (before they overflow),"
+        return ValueError(
+            f"the latent recursion with p={p} overflowed{where}: the forecast latents grow like "
+            f"{self.growth_rate_:.3g}**m (growth_rate_).{horizon} or use p=1, whose recursion does not grow."
+        )
+
     def _preimage_standardised(self, h):
         if self.preimage == "krr":
             return krr_predict(h, self.H_, self.preimage_weights_, self.preimage_kernel_)
-        return kernel_smoother(h @ self._E.T, self.view_.X_, self.view_.centerer_, mean_term=h @ self._mean_row)
+        return self._smooth(h @ self._E.T, h)
+
+    def _smooth(self, k_centred, h):
+        """The kernel smoother of :eq:`eq-rrkm-feature`, given the centred kernel values ``K H h``."""
+        return kernel_smoother(k_centred, self.view_.X_, self.view_.centerer_, mean_term=h @ self._mean_row,
+                               top_k=self.preimage_top_k)
 
     def preimage_of(self, latents):
         """Input-space values of latents, the pre-image of :eq:`eq-rrkm-feature`, original units.
@@ -263,12 +347,35 @@ class RecurrentRKM(RecursiveForecaster):
     def forecast_latents(self, steps):
         """The latents ``h_{T+1}, ..., h_{T+steps}`` of the recursion :eq:`eq-rrkm-recursion`, shape (steps, s)."""
         check_is_fitted(self, "H_")
-        steps = check_scalar_range(steps, "steps", low=1, low_inclusive=True, integer=True)
+        steps = self._check_steps(steps)
         window = self.last_latents_.copy()
         out = np.empty((steps, window.shape[1]))
-        for m in range(steps):  # recursion over time: each latent needs the previous 2p
-            out[m], window = self._advance(window)
+        with np.errstate(over="ignore", invalid="ignore"):  # overflow is reported below, by step
+            for m in range(steps):  # recursion over time: each latent needs the previous 2p
+                out[m], window = self._advance(window)
+        bad = ~np.isfinite(out).all(axis=1)
+        if bad.any():
+            raise self._overflow(int(np.argmax(bad)) + 1)
         return out
+
+    def forecast(self, steps, history=None, *, progress=None):
+        """Recursive forecast of ``steps`` values from the end of the training series.
+
+        Parameters
+        ----------
+        steps : int
+            ``1 <= steps <= MAX_STEPS`` (10**7).
+        history : None
+            Must be None (the state is the last ``2p`` training latents).
+        progress : bool or None, default=None
+            Show a progress bar (None: from 10 000 steps on).
+
+        Returns
+        -------
+        forecast : ndarray of shape (steps,) or (steps, d)
+        """
+        check_is_fitted(self, "H_")
+        return super().forecast(self._check_steps(steps), history, progress=progress)
 
     def _advance(self, window):
         """The next latent of :eq:`eq-rrkm-recursion` and the window moved on by one step."""
@@ -284,8 +391,15 @@ class RecurrentRKM(RecursiveForecaster):
         return self.last_latents_.copy()
 
     def _step(self, window):
-        h, window = self._advance(window)
-        x = self._preimage_standardised(h[None, :])[0, -self.mean_.shape[0]:]
+        with np.errstate(over="ignore", invalid="ignore"):
+            h, window = self._advance(window)
+            k_centred = h[None, :] @ self._E.T if self.preimage == "smoother" else None
+        if not np.isfinite(h).all() or (k_centred is not None and not np.isfinite(k_centred).all()):
+            raise self._overflow()
+        if k_centred is None:
+            x = self._preimage_standardised(h[None, :])[0, -self.mean_.shape[0]:]
+        else:
+            x = self._smooth(k_centred, h[None, :])[0, -self.mean_.shape[0]:]
         value = float(x[0]) if x.shape[0] == 1 else x
         return value, window
 

@@ -17,9 +17,9 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted
 
 from .. import _blas
-from .._validation import check_array, check_class_labels, check_option, check_scalar_range, check_views
+from .._validation import check_array, check_bool, check_class_labels, check_option, check_scalar_range, check_views
 from ..base import estimator_init
-from ..solvers.linear import BorderedSolver
+from ..solvers.linear import BorderedSolver, SymmetricSolver
 from .multiview import MultiViewKPCA
 from .coding import CODINGS, decode_outputs, encode_labels, output_codebook
 
@@ -115,6 +115,10 @@ class TensorMultiViewRKM(ClassifierMixin, BaseEstimator):
     feature_maps : list or None, default=None
         Explicit feature maps per view (``None`` entries for kernel views); needed by
         :meth:`primal_weights` and :meth:`primal_decision_function`.
+    fit_intercept : bool, default=True
+        ``False``: no bias, ``b = 0`` (the paper's baseline BSV_{b=0}); the condition
+        ``sum_k y_k h_k = 0`` of ``b`` goes with it and ``(K_rho / eta + lam I) (y (.) h) = tau y``
+        is solved without the border.
     view_sizes : list of int or None, default=None
         Columns per view when the views come as ONE array ``np.hstack(Xs)`` (e.g. from
         scikit-learn's ``cross_val_score`` or ``GridSearchCV``, which index a single ``X``); ``None``:
@@ -153,7 +157,7 @@ class TensorMultiViewRKM(ClassifierMixin, BaseEstimator):
     __init__ = estimator_init(
         {"kernels": None},
         {"rho": 0.5, "lam": 1.0, "eta": 1.0, "decision": "add", "coding": "ova", "feature_maps": None,
-         "view_sizes": None},
+         "view_sizes": None, "fit_intercept": True},
     )
 
     # -- parameters and input ----------------------------------------------------------------
@@ -163,6 +167,7 @@ class TensorMultiViewRKM(ClassifierMixin, BaseEstimator):
         check_scalar_range(self.eta, "eta", low=0.0)
         check_option(self.decision, "decision", DECISIONS)
         check_option(self.coding, "coding", CODINGS)
+        check_bool(self.fit_intercept, "fit_intercept")
 
     def _as_views(self, Xs, name="Xs"):
         """A list of views and whether ONE array was given.
@@ -224,9 +229,14 @@ class TensorMultiViewRKM(ClassifierMixin, BaseEstimator):
         M /= eta
         M[np.diag_indices_from(M)] += lam
         ones = np.ones(n)
-        solver = BorderedSolver(M, self.tau_ * ones, ones, name="K_rho / eta + lam I")
-        alpha, b = solver.solve(self.tau_ * Y)  # all m outputs with one factorisation
-        self.dual_coef_, self.intercept_ = alpha, b[0]
+        if self.fit_intercept:
+            solver = BorderedSolver(M, self.tau_ * ones, ones, name="K_rho / eta + lam I")
+            alpha, b = solver.solve(self.tau_ * Y)  # all m outputs with one factorisation
+            b = b[0]
+        else:  # b = 0: no border, no constraint sum_k y_k h_k = 0
+            alpha = SymmetricSolver(M, "K_rho / eta + lam I").solve(self.tau_ * Y)
+            b = np.zeros(Y.shape[1])
+        self.dual_coef_, self.intercept_ = alpha, b
         self.h_ = Y * alpha
         return self
 

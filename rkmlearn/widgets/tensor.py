@@ -122,17 +122,19 @@ class TensorCouplingExplorer(FrameExplorer):
         accuracy, values, K = self.state_data(decision, rho)
         ax_plane, ax_kernel = figure.subplots(1, 2, gridspec_kw={"width_ratios": (1.15, 1)})
         scale = max(1.0, float(np.abs(values).max()))
-        ax_plane.imshow(np.clip(values, -scale, scale), origin="lower", extent=self._extent, cmap="RdBu",
-                        vmin=-scale, vmax=scale, aspect="auto")
+        plane = ax_plane.imshow(np.clip(values, -scale, scale), origin="lower", extent=self._extent, cmap="RdBu",
+                                vmin=-scale, vmax=scale, aspect="auto")
+        figure.colorbar(plane, ax=ax_plane, fraction=0.05, pad=0.02)
         X = np.hstack(self.Xs_train)
         for label, marker in ((-1, "o"), (1, "^")):
             pts = X[self.y_train == label]
             ax_plane.scatter(pts[:, 0], pts[:, 1], s=14, marker=marker, facecolor="white", edgecolor="k", lw=0.7)
         ax_plane.set(xlabel="view 1: $x^{[1]}$", ylabel="view 2: $x^{[2]}$")
         ax_plane.set_title(f"ρ = {rho:g}, rule '{decision}': decision value\ntest accuracy {100 * accuracy:.0f} %")
-        ax_kernel.imshow(K, cmap="viridis", vmin=0.0, vmax=2.0)
+        image = ax_kernel.imshow(K, cmap="viridis", vmin=0.0, vmax=2.0)
+        figure.colorbar(image, ax=ax_kernel, fraction=0.05, pad=0.02)
         n_neg = int(np.sum(self.y_train == -1))
         ax_kernel.axhline(n_neg - 0.5, color="w", lw=0.8)
         ax_kernel.axvline(n_neg - 0.5, color="w", lw=0.8)
         ax_kernel.set(xticks=[], yticks=[], xlabel="training samples (class -1, then +1)")
-        ax_kernel.set_title("coupled kernel $K_\\varrho$\n(1-ρ)(K₁+K₂) + ρ K₁⊙K₂, colour 0 to 2")
+        ax_kernel.set_title("coupled kernel $K_\\varrho$\n(1-ρ)(K₁+K₂) + ρ K₁⊙K₂")
