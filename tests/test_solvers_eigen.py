@@ -190,3 +190,58 @@ def test_property_eigen_equation(n, seed, data):
     ref = np.linalg.eigvalsh(K)[::-1][:s]
     np.testing.assert_allclose(vals, ref, rtol=1e-9, atol=1e-10 * ref[0])
     np.testing.assert_allclose(K @ vecs, vecs * vals, atol=1e-9 * ref[0])
+
+
+# ---------------------------------------------------------- a subset driver that comes back short
+def _short_subset(monkeypatch, short_drivers):
+    """Make ``scipy.linalg.eigh(..., subset_by_index, driver=d)`` drop columns for ``d in short_drivers``.
+
+    What OpenBLAS's SkylakeX kernels do on a degenerate spectrum (issue 19): the call succeeds with
+    fewer eigenpairs than asked. Returns the list of drivers called, in order.
+    """
+    import scipy.linalg
+
+    real_eigh, calls = scipy.linalg.eigh, []
+
+    def eigh(a, *args, driver=None, subset_by_index=None, **kwargs):
+        calls.append(driver)
+        w, v = real_eigh(a, *args, driver=driver, subset_by_index=subset_by_index, **kwargs)
+        if subset_by_index is not None and driver in short_drivers:
+            return w[:0], v[:, :0]
+        return w, v
+
+    monkeypatch.setattr(scipy.linalg, "eigh", eigh)
+    return calls
+
+
+@pytest.mark.parametrize("short, expected_calls", [(("evr",), ["evr", "evx"]), (("evr", "evx"), ["evr", "evx"])])
+@pytest.mark.parametrize("s", [1, 4])
+def test_dense_never_trusts_a_short_subset_answer(monkeypatch, short, expected_calls, s):
+    K, _ = _separated_matrix(n=60, seed=7)
+    ref_vals, ref_vecs = _reference(K, s)
+    calls = _short_subset(monkeypatch, short)
+    vals, vecs = top_eigenpairs(K, s, solver="dense")
+    assert calls == expected_calls  # the count was checked and the next driver asked
+    np.testing.assert_allclose(vals, ref_vals, rtol=1e-10)
+    np.testing.assert_allclose(vecs, ref_vecs, rtol=0, atol=1e-8)
+
+
+def test_short_subset_answer_for_the_whole_spectrum(monkeypatch):
+    K, evals = _separated_matrix(n=30, seed=8)
+    calls = _short_subset(monkeypatch, ("evr", "evx"))
+    vals, vecs = top_eigenpairs(K, 30, solver="dense")
+    assert calls == ["evr", "evx", "evd"]  # s = n: the whole spectrum IS the subset
+    np.testing.assert_allclose(vals, evals, rtol=1e-10)
+    np.testing.assert_allclose(vecs @ np.diag(vals) @ vecs.T, K, atol=1e-12)
+
+
+@pytest.mark.parametrize("short", [(), ("evr", "evx")])
+def test_degenerate_spectrum_of_issue_19(monkeypatch, short):
+    """The centred identity: eigenvalue 1 with multiplicity n - 1 (SkylakeX's subset drivers return 0 pairs)."""
+    _short_subset(monkeypatch, short)
+    n = 20
+    K = GramCenterer().fit_transform(np.eye(n))
+    vals, vecs = top_eigenpairs(K, 2)
+    np.testing.assert_allclose(vals, 1.0, rtol=1e-12)
+    np.testing.assert_allclose(vecs.T @ vecs, np.eye(2), atol=1e-12)
+    np.testing.assert_allclose(K @ vecs, vecs, atol=1e-12)

@@ -202,9 +202,47 @@ def check_symmetric_matrix(K, name="K"):
     return symmetrize_inplace(K.copy())  # never modify the caller's array
 
 
-def _dense(K, s):
+#: LAPACK drivers of the subset call, in the order tried: MRRR (``dsyevr``), then bisection and
+#: inverse iteration (``dsyevx``).
+SUBSET_DRIVERS = ("evr", "evx")
+
+
+def _lapack_subset(K, s, driver):
+    """``s`` leading eigenpairs by one LAPACK subset driver: ``(values, vectors)`` as it returns them."""
     n = K.shape[0]
-    return scipy.linalg.eigh(K, subset_by_index=[n - s, n - 1], driver="evr", check_finite=False)
+    return scipy.linalg.eigh(K, subset_by_index=[n - s, n - 1], driver=driver, check_finite=False)
+
+
+def _dense(K, s, random_state=0):
+    """``s`` leading eigenpairs by a LAPACK subset driver, never trusted blindly.
+
+    On a degenerate spectrum a subset driver can return FEWER pairs than asked and report success
+    (OpenBLAS's SkylakeX kernels: ``dsyevr`` and ``dsyevx`` both return 0 of the top 2 of the centred
+    identity, whose top eigenvalue has multiplicity n - 1). Each answer's count is checked; when every
+    driver comes back short, ARPACK (a method free of the subset selection, from a seeded start) gives
+    the pairs, or for ``s = n`` (the whole spectrum is the subset) ``dsyevd``.
+    """
+    n = K.shape[0]
+    for driver in SUBSET_DRIVERS:
+        evals, evecs = _lapack_subset(K, s, driver)
+        if evals.shape == (s,) and evecs.shape == (n, s):
+            return evals, evecs
+    if s >= n:
+        return scipy.linalg.eigh(K, driver="evd", check_finite=False)
+    evals, evecs = _arpack(K, s, random_state)
+    _check_residual(K, evals, evecs)
+    return evals, evecs
+
+
+def _check_residual(K, evals, evecs):
+    """Raise ``RuntimeError`` unless ``||K v - lambda v|| <= 1e-8 ||K||`` for every pair (a solver bug)."""
+    norm = max(float(np.abs(evals).max(initial=0.0)), np.finfo(np.float64).tiny)
+    residual = float(np.linalg.norm(K @ evecs - evecs * evals, axis=0).max(initial=0.0))
+    if evecs.shape[1] != evals.shape[0] or not residual <= 1e-8 * norm:
+        raise RuntimeError(
+            f"the eigensolvers returned {evecs.shape[1]} eigenvectors with residual {residual:.1e} for "
+            f"{evals.shape[0]} eigenvalues; please report this with your BLAS configuration."
+        )
 
 
 def _arpack(K, s, random_state):
@@ -262,9 +300,9 @@ def top_eigenpairs(K, n_components, solver="auto", *, check_rank=True, random_st
         try:
             evals, evecs = _arpack(K, s, random_state)
         except ArpackNoConvergence:
-            evals, evecs = _dense(K, s)  # slower but always converges: same answer
+            evals, evecs = _dense(K, s, random_state)  # slower but always converges: same answer
     else:
-        evals, evecs = _dense(K, s)
+        evals, evecs = _dense(K, s, random_state)
     order = np.argsort(evals)[::-1]
     evals = np.ascontiguousarray(evals[order])
     evecs = flip_signs(evecs[:, order])
