@@ -17,10 +17,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import scipy.sparse
 
 from ._validation import check_n_components, check_random_state
 from .base import LEVEL_DEFAULTS, LEVEL_OPTIONS, check_parameters, warn_not_converged
-from .solvers.eigen import check_leading_eigenvalues, check_symmetric_matrix, flip_signs
+from .solvers.eigen import SYMMETRY_RTOL, check_leading_eigenvalues, check_symmetric_matrix, flip_signs
 from .solvers.subspace import Subspace, leading_subspace
 
 __all__ = ["Level", "solve_level"]
@@ -108,9 +109,10 @@ def solve_level(views, n_components, *, setting=LEVEL_DEFAULTS["setting"], solve
         Primal only: ``U = U~ Gamma^{1/2}``; False keeps ``U = U~`` (Chapter 3's Figure 7).
     rotate : bool
         Stiefel only: rotate to the eigenbasis.
-    coupling : array-like of shape (n, n), optional
-        Symmetric matrix added to ``K`` (dual only), e.g. the recurrent RKM's ``A``.
-    eigen_solver : {"auto", "dense", "arpack"}
+    coupling : array-like or scipy.sparse matrix of shape (n, n), optional
+        Symmetric matrix added to ``K`` (dual only), e.g. the recurrent RKM's banded ``A``: a
+        sparse one is added in place (no second ``n x n`` array unless ``keep_matrix``).
+    eigen_solver : {"auto", "dense", "arpack", "block"}
     optimizer : {"pg", "cayley_adam"}
     learning_rate : float
         Cayley-Adam's step bound.
@@ -185,17 +187,50 @@ def _dual_level(views, n_components, coupling, opts, rng, keep_matrix, with_scor
                for v, view in enumerate(views)]
     K = K_views[0] if len(K_views) == 1 else np.sum(K_views, axis=0)
     scale = sum(view.scale_ for view in views)  # what centring cancelled: the rounding level of K
+    restore = None
     if coupling is not None:
-        coupling = check_symmetric_matrix(coupling, "coupling")
-        if coupling.shape != (n, n):
-            raise ValueError(f"coupling must be ({n}, {n}), one row per sample; got {coupling.shape}.")
-        K, scale = K + coupling, scale + float(np.abs(coupling).max())
+        single = len(K_views) == 1  # K is K_{0,c}: the scores need it back
+        K, scale, restore = _add_coupling(K, coupling, n, scale, copy=single and keep_matrix)
+        restore = restore if single and not keep_matrix else None
     what = f"the centred kernel matrix ({', '.join(view.description for view in views)})"
     sub, fix_signs = _leading(K, s, rng, opts, name, size=n, scale=scale, what=what)
+    trace = float(np.trace(K))
+    if restore is not None:  # K_{v,c} again (the scores need it), with its own bits
+        rows, cols, saved = restore
+        K[rows, cols] = saved
     H = flip_signs(sub.basis) if fix_signs else sub.basis
     scores = [K_v @ H for K_v in K_views] if with_scores else None  # K_{v,c} H
     U = [view.centred_features().T @ H if view.explicit else None for view in views]  # eq-mv-stationarity
-    return Level(H, U, None, scores, sub, float(np.trace(K)), K if keep_matrix else None)
+    return Level(H, U, None, scores, sub, trace, K if keep_matrix else None)
+
+
+def _add_coupling(K, coupling, n, scale, copy):
+    """``K + coupling`` and its scale; a sparse coupling is added IN PLACE unless ``copy``.
+
+    Returns ``(K, scale, restore)``: ``restore = (rows, cols, saved entries)`` of a sparse sum, with
+    which the caller can put ``K`` back exactly, else None. A sparse (banded) coupling,
+    RecurrentRKM's ``A``, costs ``O(nnz)`` instead of a second ``n x n`` array.
+    """
+    if scipy.sparse.issparse(coupling):
+        coo = scipy.sparse.coo_array(coupling, dtype=np.float64)
+        coo.sum_duplicates()
+        if coo.shape != (n, n):
+            raise ValueError(f"coupling must be ({n}, {n}), one row per sample; got {coo.shape}.")
+        if not np.all(np.isfinite(coo.data)):
+            raise ValueError("coupling contains NaN or infinite values; pass a finite symmetric matrix.")
+        coupling_max = float(np.abs(coo.data).max(initial=0.0))
+        asym = abs(coo - coo.T).max() if coo.nnz else 0.0
+        if asym > SYMMETRY_RTOL * coupling_max:
+            raise ValueError(f"coupling must be symmetric; max|coupling - coupling^T| = {asym:.2e}.")
+        rows, cols = coo.row, coo.col
+        K = K.copy() if copy else K
+        saved = K[rows, cols]  # fancy indexing: a copy of the nnz entries
+        K[rows, cols] += coo.data
+        return K, scale + coupling_max, (rows, cols, saved)
+    coupling = check_symmetric_matrix(coupling, "coupling")
+    if coupling.shape != (n, n):
+        raise ValueError(f"coupling must be ({n}, {n}), one row per sample; got {coupling.shape}.")
+    return K + coupling, scale + float(np.abs(coupling).max()), None
 
 
 def _primal_level(views, n_components, opts, rng, keep_matrix, with_scores, name):

@@ -171,11 +171,11 @@ class View(BaseEstimator):
         if self.feature_map_ is not None:
             Phi_c = self.centred_features()
             return Phi_c @ Phi_c.T  # features already centred
-        K = self.kernel_(self.X_)
+        K = self.kernel_(self.X_)  # a fresh array, exactly symmetric by construction
         # max |k(x_i, x_j)| = max_i k(x_i, x_i) for a PSD kernel: O(n) instead of a pass over K
         self.scale_ = float(np.abs(np.diagonal(K)).max())
         self.centerer_ = GramCenterer()
-        return self.centerer_.fit_transform(K)
+        return self.centerer_.fit_transform_inplace(K)  # one n x n array: the peak of a dual fit
 
     def centred_features(self, X=None):
         """Centred features ``phi(x) - mu`` (m, d) of ``X``, or of the training inputs (None)."""

@@ -44,7 +44,7 @@ class KPCA(ClassNamePrefixFeaturesOutMixin, MultiViewKPCA):
         Explicit feature map (cloned, fitted); required for ``setting="primal"``.
     setting : {"dual", "primal"}, default="dual"
     solver : {"eig", "stiefel"}, default="eig"
-    eigen_solver : {"auto", "dense", "arpack"}, default="auto"
+    eigen_solver : {"auto", "dense", "arpack", "block"}, default="auto"
     optimizer : {"pg", "cayley_adam"}, default="pg"
     learning_rate : float, default=0.3
         Cayley-Adam's step bound.

@@ -57,7 +57,7 @@ class MultiViewKPCA(TransformerMixin, BaseEstimator):
         Primal only: ``U = U~ Gamma^{1/2}``; False is the omission of Chapter 3 (Figure 7).
     rotate : bool, default=True
         Stiefel only: rotate to the eigenbasis.
-    eigen_solver : {"auto", "dense", "arpack"}, default="auto"
+    eigen_solver : {"auto", "dense", "arpack", "block"}, default="auto"
         See :func:`rkmlearn.solvers.eigen.top_eigenpairs`.
     optimizer : {"pg", "cayley_adam"}, default="pg"
         Stiefel optimiser: :func:`~rkmlearn.solvers.stiefel.projected_gradient` or

@@ -103,9 +103,9 @@ class RecurrentRKM(RecursiveForecaster):
         ``"warn"`` / ``"raise"``: test ``K + A`` for positive semi-definiteness
         (:func:`~rkmlearn.models.latent_dynamics.is_psd`, a Cholesky factorisation) and warn /
         raise a ``ValueError`` when it is indefinite. ``"ignore"`` skips the test (``psd_`` is None).
-    eigen_solver : {"auto", "dense", "arpack"}, default="auto"
+    eigen_solver : {"auto", "dense", "arpack", "block"}, default="auto"
     random_state : int, RandomState, Generator or None, default=None
-        Seeds ARPACK's start vector.
+        Seeds ARPACK's start vector or the block solver's starting block.
 
     Attributes
     ----------
