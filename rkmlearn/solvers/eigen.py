@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 import scipy.linalg
+from scipy.linalg.blas import dgemm
 from scipy.sparse.linalg import ArpackNoConvergence, eigsh
 
 from .._blas import product
@@ -229,11 +230,12 @@ def block_krylov_eigenpairs(K, s, random_state=0, *, block_size=None, rtol=None,
     if s > n // 4 or m_max < 2 * b + s:
         raise _NotConverged("matrix too small for a block Krylov space")
     rng = check_random_state(random_state)
-    Q, KQ, T = np.empty((n, m_max)), np.empty((n, m_max)), np.empty((m_max, m_max))
+    # Fortran order: every leading block of columns Q[:, :m] is a contiguous BLAS operand (no copies)
+    Q, KQ, T = np.empty((n, m_max), order="F"), np.empty((n, m_max), order="F"), np.empty((m_max, m_max))
     Q[:, :b] = _orthonormalise(Q, 0, rng.standard_normal((n, b)), rng)
     k, m, spent, history = 0, b, 0, []
     while True:
-        KQ[:, k:m] = product(K, Q[:, k:m])  # the one pass over K per block
+        KQ[:, k:m] = _times_symmetric(K, Q[:, k:m])  # the one pass over K per block
         spent += m - k
         T[:m, k:m] = product(Q[:, :m].T, KQ[:, k:m])  # new columns of Q^T K Q
         T[k:m, :k] = T[:k, k:m].T
@@ -257,6 +259,16 @@ def block_krylov_eigenpairs(K, s, random_state=0, *, block_size=None, rtol=None,
             Z = KQ[:, m - b:m].copy()  # the next Krylov block
         Q[:, m:m + b] = _orthonormalise(Q, m, Z, rng)
         k, m = m, m + b
+
+
+def _times_symmetric(K, B):
+    """``K B`` for a symmetric ``K`` and a Fortran-ordered ``B``, Fortran-ordered, by one ``dgemm``.
+
+    ``K`` C-ordered is ``K^T`` Fortran-ordered, which IS ``K``: the plain ``(n, n) x (n, b)``
+    product, the shape OpenBLAS runs fastest (half the time of ``(B^T K)^T`` at n = 2000).
+    """
+    operand = K.T if K.flags.c_contiguous else np.asfortranarray(K)
+    return dgemm(1.0, operand, np.asfortranarray(B))
 
 
 def _too_slow(history, rtol, steps_left):
