@@ -14,6 +14,7 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
+import scipy.sparse
 from sklearn.utils.validation import check_is_fitted
 
 from .._validation import check_array, check_option, check_scalar_range
@@ -42,6 +43,13 @@ PREIMAGES = ("smoother", "krr")
 PSD_CHECKS = ("ignore", "warn", "raise")
 #: The recursion divides by ``a_p``: a weight ``<= A_P_RTOL * max|a|`` counts as zero.
 A_P_RTOL = 1e-8
+
+
+def _banded_lag_matrix(a, T):
+    """``lag_matrix(a, T)`` as a sparse DIA array: the ``2p + 1`` diagonals ``a_{|l|}``, ``|l| <= p``."""
+    lags = range(-min(len(a) - 1, T - 1), min(len(a) - 1, T - 1) + 1)
+    return scipy.sparse.dia_array(scipy.sparse.diags([np.full(T - abs(l), a[abs(l)]) for l in lags], list(lags),
+                                                     shape=(T, T)))
 
 
 def _check_series(series):
@@ -120,7 +128,7 @@ class RecurrentRKM(RecursiveForecaster):
     a_ : ndarray of shape (p + 1,)
         Lag weights.
     A_ : ndarray of shape (T, T)
-        The coupling matrix.
+        The coupling matrix (built on access from ``a_``: the fit keeps only its band).
     M_ : ndarray of shape (s, s)
         ``H^T A H``, the matrix of the recursion.
     psd_ : bool or None
@@ -202,12 +210,12 @@ class RecurrentRKM(RecursiveForecaster):
             Z = np.lib.stride_tricks.sliding_window_view(Z, q, axis=0).transpose(0, 2, 1).reshape(T, -1)
         self.view_ = View(kernel=self.kernel, kernel_params=self.kernel_params).fit(Z, name="series")
         self.a_ = a
-        self.A_ = lag_matrix(a, T)
-        self.level_ = solve_level([self.view_], self.n_components, coupling=self.A_, keep_matrix=psd != "ignore",
+        A = _banded_lag_matrix(a, T)  # O(T p) memory: added to K in place, no second T x T array
+        self.level_ = solve_level([self.view_], self.n_components, coupling=A, keep_matrix=psd != "ignore",
                                   random_state=self.random_state, name=type(self).__name__, **opts)
         self.H_ = self.level_.H
         self.eigenvalues_ = self.level_.eigenvalues
-        self.M_ = self.H_.T @ (self.A_ @ self.H_)
+        self.M_ = self.H_.T @ (A @ self.H_)
         self.M_ = 0.5 * (self.M_ + self.M_.T)
         self.psd_ = None
         if psd != "ignore":
@@ -235,6 +243,12 @@ class RecurrentRKM(RecursiveForecaster):
             self.preimage_weights_ = krr_fit(self.H_, Z, self.preimage_kernel_, alpha)
         self.n_features_in_ = X.shape[1]
         return self
+
+    @property
+    def A_(self):
+        """The coupling matrix ``A`` (T, T), dense, built on access (the fit uses its band only)."""
+        check_is_fitted(self, "H_")
+        return lag_matrix(self.a_, self.H_.shape[0])
 
     def _preimage_standardised(self, h):
         if self.preimage == "krr":
