@@ -65,8 +65,12 @@ def peak_memory(fit, X):
     return peak / (8.0 * X.shape[0] ** 2)
 
 
-def main(quick=False):
-    sizes, rounds = ((1000, 2000), (1, 1)) if quick else ((2000, 5000, 10000, 20000), (3, 3, 2, 1))
+def main(quick=False, sizes=None):
+    full = {2000: 3, 5000: 3, 10000: 2, 20000: 1}
+    if sizes:
+        rounds = tuple(full.get(n, 1) for n in sizes)
+    else:
+        sizes, rounds = ((1000, 2000), (1, 1)) if quick else (tuple(full), tuple(full.values()))
     rows = []
     with threadpool_limits(limits=1, user_api="blas"):
         for n, k in zip(sizes, rounds):
@@ -109,4 +113,6 @@ def main(quick=False):
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="n = 1000, 2000, one round (seconds)")
-    main(quick=parser.parse_args().quick)
+    parser.add_argument("--sizes", type=int, nargs="+", help="these n only (best of 3/3/2/1 at 2000/5000/10000/20000)")
+    args = parser.parse_args()
+    main(quick=args.quick, sizes=args.sizes)

@@ -9,7 +9,7 @@ process, so its peak resident memory (``ru_maxrss``: everything, the data includ
 times are that process's CPU time with one BLAS thread, and wall time.
 
 ``python benchmarks/bench_primal_stream.py`` (n = 100k both, then n = 1M rkmlearn only: minutes)
-or ``--quick`` (n = 20k, both: seconds). ``--case NAME N`` runs one case (what the parent calls).
+or ``--quick`` (n = 5000, both: seconds). ``--case NAME N`` runs one case (what the parent calls).
 Timings are printed, never asserted.
 """
 
@@ -62,7 +62,7 @@ def spawn(name, n):
 
 
 def main(quick=False):
-    cases = [("rkmlearn", 20000), ("sklearn", 20000)] if quick else \
+    cases = [("rkmlearn", 5000), ("sklearn", 5000)] if quick else \
         [("rkmlearn", 100000), ("sklearn", 100000), ("rkmlearn", 1000000)]
     rows = [spawn(name, n) for name, n in cases]
     print(f"Primal KPCA, RFF D = {D}, s = {S}, d = {D_IN}: one process per case, one BLAS thread")
@@ -86,7 +86,7 @@ def main(quick=False):
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="n = 20k, both (seconds)")
+    parser.add_argument("--quick", action="store_true", help="n = 5000, both (seconds)")
     parser.add_argument("--case", nargs=2, metavar=("NAME", "N"), help="run one case in this process")
     args = parser.parse_args()
     if args.case:
