@@ -169,20 +169,24 @@ class _NotConverged(Exception):
 def _orthonormalise(Q, m, Z, rng):
     """Orthonormal basis of ``Z`` orthogonal to ``Q[:, :m]`` (block Gram-Schmidt twice, then QR).
 
-    A column that vanishes (the Krylov space has become invariant, e.g. an exactly repeated
-    eigenvalue) is replaced by a random direction, so that the basis stays orthonormal.
+    A direction that vanishes (the Krylov space has become invariant, e.g. an exactly repeated
+    eigenvalue) is replaced by a random one, so that the basis stays orthonormal.
     """
+    before = np.linalg.norm(Z, axis=0)
     for _ in range(2):  # "twice is enough" (Kahan-Parlett): orthogonal to rounding
         if m:
             Z -= product(Q[:, :m], product(Q[:, :m].T, Z))
-    norms = np.linalg.norm(Z, axis=0)
-    dead = norms <= 1e-10 * max(float(norms.max(initial=0.0)), np.finfo(np.float64).tiny)
-    if dead.any() or not norms.any():
-        Z[:, dead | (norms == 0)] = rng.standard_normal((Z.shape[0], int(np.count_nonzero(dead | (norms == 0)))))
+    Z, R = np.linalg.qr(Z)
+    # a direction that is rounding only (the block lost rank: an invariant subspace, a repeated
+    # eigenvalue), normalised by QR, would not be orthogonal to Q: a random one replaces it
+    weak = np.abs(np.diagonal(R)) <= 1e-12 * max(float(before.max(initial=0.0)), np.finfo(np.float64).tiny)
+    if weak.any():
+        Z[:, weak] = rng.standard_normal((Z.shape[0], int(np.count_nonzero(weak))))
         for _ in range(2):
             if m:
                 Z -= product(Q[:, :m], product(Q[:, :m].T, Z))
-    return np.linalg.qr(Z)[0]
+        Z = np.linalg.qr(Z)[0]
+    return Z
 
 
 def block_krylov_eigenpairs(K, s, random_state=0, *, block_size=None, rtol=None, budget=None, max_basis=None):
@@ -244,6 +248,10 @@ def block_krylov_eigenpairs(K, s, random_state=0, *, block_size=None, rtol=None,
         T[:m, k:m] = product(Q[:, :m].T, KQ[:, k:m])  # new columns of Q^T K Q
         T[k:m, :k] = T[:k, k:m].T
         T[k:m, k:m] = 0.5 * (T[k:m, k:m] + T[k:m, k:m].T)
+        if m < 2 * (s + b) and m + b <= m_max:  # too few columns to hold s converged pairs: expand first
+            Q[:, m:m + b] = _orthonormalise(Q, m, KQ[:, k:m].copy(), rng)
+            k, m = m, m + b
+            continue
         theta, Y = scipy.linalg.eigh(T[:m, :m], check_finite=False)
         theta, Y = theta[::-1], Y[:, ::-1]
         R = product(KQ[:, :m], Y[:, :s]) - product(Q[:, :m], Y[:, :s]) * theta[:s]
