@@ -602,13 +602,31 @@ class GramCenterer:
         np.subtract(K, K_c, out=K_c)
         return K_c
 
+    def fit_transform_inplace(self, K):
+        """``fit_transform`` of a Gram matrix the caller owns and built exactly symmetric, in place.
+
+        For the library's own ``kernel(X)``: no symmetry scan (the matrix is symmetric by
+        construction) and no second ``n x n`` array; the same bits as :meth:`fit_transform`, row
+        block by row block (each block's offset ``r_i + r_j - g`` is formed as there).
+        """
+        self._store_statistics(K)
+        r, g = self.row_means_, self.grand_mean_
+        for rows in _row_blocks(K.shape[0], K.shape[1]):
+            offset = np.add.outer(r[rows], r)
+            offset -= g
+            K[rows] -= offset
+        return K
+
     def _fit(self, K):
         """Validate the training Gram matrix, store its statistics, return it exactly symmetric."""
         K = self._check_train_gram(K)
+        self._store_statistics(K)
+        return K
+
+    def _store_statistics(self, K):
         self.row_means_ = K.mean(axis=1)
         self.grand_mean_ = float(self.row_means_.mean())
         self.n_samples_fit_ = K.shape[0]
-        return K
 
     @staticmethod
     def _check_train_gram(K):

@@ -17,11 +17,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import scipy.sparse
 
 from ._validation import check_n_components, check_random_state
 from .base import LEVEL_DEFAULTS, LEVEL_OPTIONS, check_parameters, warn_not_converged
-from .solvers.eigen import check_leading_eigenvalues, check_symmetric_matrix, flip_signs
+from .solvers.eigen import SYMMETRY_RTOL, check_leading_eigenvalues, check_symmetric_matrix, flip_signs
 from .solvers.subspace import Subspace, leading_subspace
+from .views import STREAM_BYTES, is_dask, row_chunks
 
 __all__ = ["Level", "solve_level"]
 
@@ -108,9 +110,10 @@ def solve_level(views, n_components, *, setting=LEVEL_DEFAULTS["setting"], solve
         Primal only: ``U = U~ Gamma^{1/2}``; False keeps ``U = U~`` (Chapter 3's Figure 7).
     rotate : bool
         Stiefel only: rotate to the eigenbasis.
-    coupling : array-like of shape (n, n), optional
-        Symmetric matrix added to ``K`` (dual only), e.g. the recurrent RKM's ``A``.
-    eigen_solver : {"auto", "dense", "arpack"}
+    coupling : array-like or scipy.sparse matrix of shape (n, n), optional
+        Symmetric matrix added to ``K`` (dual only), e.g. the recurrent RKM's banded ``A``: a
+        sparse one is added in place (no second ``n x n`` array unless ``keep_matrix``).
+    eigen_solver : {"auto", "dense", "arpack", "block"}
     optimizer : {"pg", "cayley_adam"}
     learning_rate : float
         Cayley-Adam's step bound.
@@ -185,17 +188,50 @@ def _dual_level(views, n_components, coupling, opts, rng, keep_matrix, with_scor
                for v, view in enumerate(views)]
     K = K_views[0] if len(K_views) == 1 else np.sum(K_views, axis=0)
     scale = sum(view.scale_ for view in views)  # what centring cancelled: the rounding level of K
+    restore = None
     if coupling is not None:
-        coupling = check_symmetric_matrix(coupling, "coupling")
-        if coupling.shape != (n, n):
-            raise ValueError(f"coupling must be ({n}, {n}), one row per sample; got {coupling.shape}.")
-        K, scale = K + coupling, scale + float(np.abs(coupling).max())
+        single = len(K_views) == 1  # K is K_{0,c}: the scores need it back
+        K, scale, restore = _add_coupling(K, coupling, n, scale, copy=single and keep_matrix)
+        restore = restore if single and not keep_matrix else None
     what = f"the centred kernel matrix ({', '.join(view.description for view in views)})"
     sub, fix_signs = _leading(K, s, rng, opts, name, size=n, scale=scale, what=what)
+    trace = float(np.trace(K))
+    if restore is not None:  # K_{v,c} again (the scores need it), with its own bits
+        rows, cols, saved = restore
+        K[rows, cols] = saved
     H = flip_signs(sub.basis) if fix_signs else sub.basis
     scores = [K_v @ H for K_v in K_views] if with_scores else None  # K_{v,c} H
     U = [view.centred_features().T @ H if view.explicit else None for view in views]  # U_v = Phi_v^T H (stationarity)
-    return Level(H, U, None, scores, sub, float(np.trace(K)), K if keep_matrix else None)
+    return Level(H, U, None, scores, sub, trace, K if keep_matrix else None)
+
+
+def _add_coupling(K, coupling, n, scale, copy):
+    """``K + coupling`` and its scale; a sparse coupling is added IN PLACE unless ``copy``.
+
+    Returns ``(K, scale, restore)``: ``restore = (rows, cols, saved entries)`` of a sparse sum, with
+    which the caller can put ``K`` back exactly, else None. A sparse (banded) coupling,
+    RecurrentRKM's ``A``, costs ``O(nnz)`` instead of a second ``n x n`` array.
+    """
+    if scipy.sparse.issparse(coupling):
+        coo = scipy.sparse.coo_array(coupling, dtype=np.float64)
+        coo.sum_duplicates()
+        if coo.shape != (n, n):
+            raise ValueError(f"coupling must be ({n}, {n}), one row per sample; got {coo.shape}.")
+        if not np.all(np.isfinite(coo.data)):
+            raise ValueError("coupling contains NaN or infinite values; pass a finite symmetric matrix.")
+        coupling_max = float(np.abs(coo.data).max(initial=0.0))
+        asym = abs(coo - coo.T).max() if coo.nnz else 0.0
+        if asym > SYMMETRY_RTOL * coupling_max:
+            raise ValueError(f"coupling must be symmetric; max|coupling - coupling^T| = {asym:.2e}.")
+        rows, cols = coo.row, coo.col
+        K = K.copy() if copy else K
+        saved = K[rows, cols]  # fancy indexing: a copy of the nnz entries
+        K[rows, cols] += coo.data
+        return K, scale + coupling_max, (rows, cols, saved)
+    coupling = check_symmetric_matrix(coupling, "coupling")
+    if coupling.shape != (n, n):
+        raise ValueError(f"coupling must be ({n}, {n}), one row per sample; got {coupling.shape}.")
+    return K + coupling, scale + float(np.abs(coupling).max()), None
 
 
 def _primal_level(views, n_components, opts, rng, keep_matrix, with_scores, name):
@@ -206,6 +242,8 @@ def _primal_level(views, n_components, opts, rng, keep_matrix, with_scores, name
             f"setting='primal' needs an explicit feature map in every view, but view {bad} has an implicit "
             f"{views[bad].description}. Give it a feature map (e.g. IdentityFeatures()) or use setting='dual'."
         )
+    if any(view.streamed_ for view in views):
+        return _streamed_primal_level(views, n_components, opts, rng, keep_matrix, with_scores, name)
     Phis = [view.centred_features() for view in views]
     Phi_c = Phis[0] if len(Phis) == 1 else np.hstack(Phis)
     n, d_f = Phi_c.shape
@@ -231,3 +269,98 @@ def _primal_level(views, n_components, opts, rng, keep_matrix, with_scores, name
     U_views = np.split(U, np.cumsum([P.shape[1] for P in Phis])[:-1], axis=0)
     scores = [P @ U_v for P, U_v in zip(Phis, U_views)] if with_scores else None
     return Level(H, U_views, U_tilde, scores, sub, trace, C if keep_matrix else None)
+
+
+def _chunk_stats(views, Xs, shift):
+    """One chunk's ``[count, sum(phi - shift), (phi - shift)^T (phi - shift)]`` flattened, and
+    ``max_i ||phi_v(x_i)||^2`` per view."""
+    Phis = [view.chunk_features(X) for view, X in zip(views, Xs)]
+    maxsq = [float(np.einsum("ij,ij->i", P, P).max(initial=0.0)) for P in Phis]
+    Phi = (Phis[0] if len(Phis) == 1 else np.hstack(Phis)) - shift
+    return np.concatenate([[Phi.shape[0]], Phi.sum(axis=0), (Phi.T @ Phi).ravel()]), np.array(maxsq)
+
+
+def _chunk_outputs(views, Xs, means, W, U_views):
+    """One chunk's ``[Phi_c W, per view Phi_{v,c} U_v, per view phi_{v,c}^T mu_v + mu_v^T mu_v]``."""
+    Phis = [view.chunk_features(X) - mu for view, X, mu in zip(views, Xs, means)]
+    Phi_c = Phis[0] if len(Phis) == 1 else np.hstack(Phis)
+    parts = [Phi_c @ W] + [P @ U for P, U in zip(Phis, U_views)]
+    parts += [(P @ mu + mu @ mu)[:, None] for P, mu in zip(Phis, means)]
+    return np.hstack(parts)
+
+
+def _map_rows(views, function, width):
+    """``function(list of per-view row chunks)`` over chunks of rows whose features are ``width``
+    wide (NumPy), or ``(X, function)`` for the caller to map over the blocks of a Dask array ``X``.
+
+    With Dask, the blocks are computed where the data live (a ``distributed`` cluster too) and only
+    the per-block results travel.
+    """
+    Xs = [view.X_ for view in views]
+    n = Xs[0].shape[0]
+    if not is_dask(Xs[0]):
+        return [function([X[rows] for X in Xs]) for rows in row_chunks(n, width)]
+    return Xs[0], function
+
+
+def _streamed_primal_level(views, n_components, opts, rng, keep_matrix, with_scores, name):
+    """The primal level of streamed views: ``C``, the means and the outputs, a chunk of rows at a time.
+
+    Memory ``D^2`` + one chunk (:data:`~rkmlearn.views.CHUNK_BYTES`), never the ``n x D`` features.
+    ``C = sum_i (phi_i - mu)(phi_i - mu)^T`` is accumulated about a shift (the first chunk's mean),
+    so that subtracting ``n delta delta^T`` (``delta = mu - shift``, small) cancels no digits.
+    """
+    if opts["solver"] != "eig":
+        raise ValueError(f"{name}: streamed features (more than {STREAM_BYTES / 2**20:.0f} MB, or a Dask array) "
+                         "need solver='eig'; use it, or fewer samples / features.")
+    X0 = views[0].X_
+    n = X0.shape[0]
+    sizes = [view.chunk_features(np.asarray(view.X_[:1])).shape[1] for view in views]
+    d_f = sum(sizes)
+    first = [np.asarray(view.X_[row_chunks(n, d_f)[0]]) for view in views]
+    shift = np.hstack([view.chunk_features(X) for view, X in zip(views, first)]).mean(axis=0)
+    s = check_n_components(n_components, min(n - 1, d_f), what=f"min(n_samples - 1, d_f) = min({n - 1}, {d_f})")
+    if is_dask(X0):  # per-block vectors, reduced by Dask (a tree of sums)
+        import dask
+
+        if len(views) > 1:
+            raise ValueError("Dask arrays are streamed for one view; pass NumPy arrays for several views.")
+        X, V = X0, len(views)
+        length = 1 + d_f + d_f * d_f
+        blocks = X.map_blocks(lambda B: np.concatenate(_chunk_stats(views, [B], shift))[None, :], dtype=np.float64,
+                              chunks=((1,) * X.numblocks[0], (length + V,)))
+        total, maxsq = dask.compute(blocks[:, :length].sum(axis=0), blocks[:, length:].max(axis=0))
+    else:  # one chunk in memory at a time, summed as it comes
+        total, maxsq = 0.0, 0.0
+        for rows in row_chunks(n, d_f):
+            part, mx = _chunk_stats(views, [view.X_[rows] for view in views], shift)
+            total, maxsq = total + part, np.maximum(maxsq, mx)
+    delta = total[1:1 + d_f] / total[0]
+    C = total[1 + d_f:].reshape(d_f, d_f) - total[0] * np.outer(delta, delta)
+    C = _finite(lambda: 0.5 * (C + C.T), "the feature covariance C")
+    mu = shift + delta
+    means = np.split(mu, np.cumsum(sizes)[:-1])
+    checks = dict(scale=float(sum(maxsq)), what=f"the feature covariance C ({', '.join(v.description for v in views)})")
+    sub, fix_signs = _leading(C, s, rng, opts, name, size=d_f, **checks)
+    w, O = np.linalg.eigh(sub.Gamma)
+    U_tilde = sub.basis
+    U = ((U_tilde @ O) * np.sqrt(w)) @ O.T if opts["rescale"] else U_tilde
+    W = ((U @ O) / w) @ O.T  # H = Phi_c W: h_i = Gamma^{-1} U^T phi_c(x_i) (eq-mv-stationarity)
+    U_views = np.split(U, np.cumsum(sizes)[:-1], axis=0)
+    width = s * (1 + len(views)) + len(views)
+    out = _map_rows(views, lambda Xs: _chunk_outputs(views, Xs, means, W, U_views), d_f)
+    if isinstance(out, tuple):
+        X = out[0]
+        out = X.map_blocks(lambda B: _chunk_outputs(views, [B], means, W, U_views), dtype=np.float64,
+                           chunks=(X.chunks[0], (width,))).compute()
+    else:
+        out = np.vstack(out)
+    H, scores = out[:, :s], [out[:, s * (1 + v):s * (2 + v)] for v in range(len(views))]
+    for v, view in enumerate(views):
+        view.set_streamed_statistics(means[v], float(maxsq[v]), out[:, s * (1 + len(views)) + v])
+    if fix_signs:
+        H, signs = flip_signs(H, return_signs=True)
+        U, U_tilde = U * signs, U_tilde * signs
+        U_views, scores = [U_v * signs for U_v in U_views], [E * signs for E in scores]
+    return Level(H, U_views, U_tilde, scores if with_scores else None, sub, float(np.trace(C)),
+                 C if keep_matrix else None)

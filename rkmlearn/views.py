@@ -19,7 +19,25 @@ from ._validation import check_array, check_n_features
 from .features import IdentityFeatures
 from .kernels import GramCenterer, Linear, make_kernel
 
-__all__ = ["View"]
+__all__ = ["View", "is_dask", "row_chunks", "STREAM_BYTES", "CHUNK_BYTES"]
+
+#: An explicit view whose n x D training features would take more than this is STREAMED: its
+#: features are computed a chunk of rows at a time and never stored; the primal level accumulates
+#: ``Phi_c^T Phi_c`` over the chunks (memory ``D^2`` + one chunk). A Dask array is always streamed.
+STREAM_BYTES = 2**28  # 256 MB
+#: Features of one chunk of rows: about this many bytes.
+CHUNK_BYTES = 2**26  # 64 MB
+
+
+def is_dask(X):
+    """True for a ``dask.array.Array`` (checked by module, so that Dask stays optional)."""
+    return type(X).__module__.split(".")[0] == "dask" and hasattr(X, "to_delayed")
+
+
+def row_chunks(n, width):
+    """Row slices of about ``CHUNK_BYTES`` of float64 ``width``-wide rows each."""
+    step = max(1, CHUNK_BYTES // (8 * max(width, 1)))
+    return [slice(i, min(i + step, n)) for i in range(0, n, step)]
 
 
 class View(BaseEstimator):
@@ -72,12 +90,16 @@ class View(BaseEstimator):
 
     def fit(self, X, y=None, *, name="X"):
         """Store the training inputs and fit the feature map (no n x n work for a kernel view)."""
-        X = check_array(X, name)
+        dask = is_dask(X)
+        if dask and self.feature_map is None:
+            raise ValueError(f"{name} is a Dask array: only an explicit feature map (setting='primal') is streamed; "
+                             "pass a feature_map, or a NumPy array.")
+        X = _check_dask(X, name) if dask else check_array(X, name)
         if self.kernel_params is not None and not isinstance(self.kernel_params, dict):
             raise ValueError(f"kernel_params must be a dict such as {{'sigma': 2.0}} or None, got {self.kernel_params!r}.")
-        self.X_, self.n_features_in_ = X.copy(), X.shape[1]  # copy: the caller may reuse its buffer
-        self.input_mean_ = X.mean(axis=0)
-        self.centerer_, self._Phi_c = None, None
+        self.X_, self.n_features_in_ = (X if dask else X.copy()), X.shape[1]  # copy: the caller may reuse its buffer
+        self.input_mean_ = np.asarray(X.mean(axis=0))
+        self.centerer_, self._Phi_c, self.streamed_ = None, None, False
         if self.feature_map is None:
             # a private copy: changing the user's Kernel instance later must not change the model
             kernel = "linear" if self.kernel is None else self.kernel
@@ -96,6 +118,14 @@ class View(BaseEstimator):
             )
         self.kernel_ = Linear()
         self.feature_map_ = clone(self.feature_map)
+        if dask or X.shape[0] * self._n_out(X) * 8 > STREAM_BYTES:
+            # streamed: the map is fitted (RFF / identity: on the shape only; Nystroem: its landmarks
+            # from the first chunk of a Dask array), the statistics come from the level's one pass
+            first = np.asarray(X[: row_chunks(X.shape[0], X.shape[1])[0].stop]) if dask else X
+            self.feature_map_.fit(first)
+            self.streamed_ = True
+            self.feature_mean_ = self.scale_ = None
+            return self
         Phi = self._features(self.feature_map_.fit_transform(X), X, "fit_transform")
         self.feature_mean_ = Phi.mean(axis=0)
         self._Phi_c = Phi - self.feature_mean_  # not in place: a transformer may return its input
@@ -107,6 +137,25 @@ class View(BaseEstimator):
                 f"the inner products of the features of X ({self.description}) overflowed: X is too large. "
                 "Rescale X (e.g. sklearn.preprocessing.StandardScaler)."
             )
+        return self
+
+    def _n_out(self, X):
+        """The number of features ``D`` the (unfitted) map will produce, without computing them."""
+        D = getattr(self.feature_map, "n_features", None)
+        if isinstance(D, (int, np.integer)):
+            return int(D)
+        return X.shape[1]  # identity-like maps; others are computed in memory as before
+
+    def chunk_features(self, X):
+        """Uncentred features of one chunk of rows (the streamed path)."""
+        return self._features(self.feature_map_.transform(X), X, "transform")
+
+    def set_streamed_statistics(self, mean, scale, row_means):
+        """The training statistics a streamed pass computed (see :func:`rkmlearn.level.solve_level`)."""
+        self.feature_mean_, self.scale_ = mean, scale
+        self.centerer_ = GramCenterer()
+        self.centerer_.row_means_, self.centerer_.grand_mean_ = row_means, float(mean @ mean)
+        self.centerer_.n_samples_fit_ = row_means.shape[0]
         return self
 
     @staticmethod
@@ -171,11 +220,11 @@ class View(BaseEstimator):
         if self.feature_map_ is not None:
             Phi_c = self.centred_features()
             return Phi_c @ Phi_c.T  # features already centred
-        K = self.kernel_(self.X_)
+        K = self.kernel_(self.X_)  # a fresh array, exactly symmetric by construction
         # max |k(x_i, x_j)| = max_i k(x_i, x_i) for a PSD kernel: O(n) instead of a pass over K
         self.scale_ = float(np.abs(np.diagonal(K)).max())
         self.centerer_ = GramCenterer()
-        return self.centerer_.fit_transform(K)
+        return self.centerer_.fit_transform_inplace(K)  # one n x n array: the peak of a dual fit
 
     def centred_features(self, X=None):
         """Centred features ``phi(x) - mu`` (m, d) of ``X``, or of the training inputs (None)."""
@@ -186,6 +235,11 @@ class View(BaseEstimator):
                 "feature_map (e.g. rkmlearn.features.IdentityFeatures()) to use the primal setting."
             )
         if X is None:
+            if self.streamed_:
+                raise ValueError(
+                    f"the training features of this streamed view ({self.description}) are never stored (they "
+                    f"exceed {STREAM_BYTES / 2**20:.0f} MB or came as a Dask array); use centred_features(X) on a chunk."
+                )
             if self._Phi_c is None:  # released after a primal fit: recompute
                 self._Phi_c = self.centred_features(self.X_)
             return self._Phi_c
@@ -212,3 +266,12 @@ class View(BaseEstimator):
         """Drop the stored training features (d_f-wide; recomputed if ever needed again)."""
         self._Phi_c = None
         return self
+
+
+def _check_dask(X, name):
+    """A 2-D float Dask array chunked by rows only (its values are checked chunk by chunk when used)."""
+    if X.ndim != 2 or not np.issubdtype(X.dtype, np.number):
+        raise ValueError(f"{name} must be a 2-D numeric Dask array (rows = samples); got ndim={X.ndim}, dtype={X.dtype}.")
+    if len(X.chunks[1]) != 1:
+        X = X.rechunk({1: -1})  # the feature map needs whole rows
+    return X.astype(np.float64)

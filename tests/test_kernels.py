@@ -389,3 +389,21 @@ def test_tiled_gram_matrices_are_exactly_symmetric_and_right_across_tile_edges(n
     np.testing.assert_allclose(K, np.exp(-direct / (2 * 1.5**2)), rtol=1e-12, atol=1e-15)
     # the rectangular path (row blocks) agrees with the Gram path
     np.testing.assert_allclose(RBF(sigma=1.5)(X, X), K, rtol=1e-12, atol=1e-15)
+
+
+def test_fit_transform_inplace_same_bits_as_fit_transform_and_no_second_matrix():
+    import tracemalloc
+
+    X = np.random.default_rng(5).normal(size=(1500, 4))
+    K = RBF(1.5)(X)
+    expected = GramCenterer().fit_transform(K)
+    centerer = GramCenterer()
+    tracemalloc.start()
+    out = centerer.fit_transform_inplace(K)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert out is K
+    np.testing.assert_array_equal(out, expected)  # the same bits, exactly symmetric
+    np.testing.assert_array_equal(out, out.T)
+    assert peak < 0.15 * K.nbytes  # a row block at a time (~1 MB), never an n x n temporary
+    np.testing.assert_allclose(centerer.row_means_, RBF(1.5)(X).mean(axis=1))

@@ -133,3 +133,38 @@ def test_random_state_generator_and_determinism(two_views):
         a = solve_level(identity_views(two_views), 2, solver="stiefel", random_state=np.random.default_rng(3))
         b = solve_level(identity_views(two_views), 2, solver="stiefel", random_state=np.random.default_rng(3))
     np.testing.assert_array_equal(a.H, b.H)
+
+
+def test_dual_kpca_fit_holds_one_n_by_n_matrix():
+    """Peak memory of a dual fit: the centred Gram matrix, centred in place, and O(n s) besides."""
+    import tracemalloc
+
+    from rkmlearn import KPCA
+
+    n = 1200
+    X = np.random.default_rng(0).normal(size=(n, 5))
+    for solver in ["dense", "block"]:
+        tracemalloc.start()
+        KPCA(3, kernel="rbf", kernel_params={"sigma": 2.0}, eigen_solver=solver).fit(X)
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        assert peak <= 1.05 * n * n * 8 + 4e6, (solver, peak / (n * n * 8))  # + the 256 x 256 tiles
+
+
+def test_sparse_coupling_equals_dense_and_leaves_the_scores_exact():
+    import scipy.sparse
+
+    from rkmlearn.models.latent_dynamics import lag_matrix
+
+    X = np.random.default_rng(3).normal(size=(60, 2))
+    A = lag_matrix([1.0, 0.6, 0.2], 60)
+    dense = solve_level([View("rbf", kernel_params={"sigma": 1.0}).fit(X)], 3, coupling=A)
+    sparse = solve_level([View("rbf", kernel_params={"sigma": 1.0}).fit(X)], 3, coupling=scipy.sparse.dia_array(A))
+    kept = solve_level([View("rbf", kernel_params={"sigma": 1.0}).fit(X)], 3, coupling=scipy.sparse.csr_array(A),
+                       keep_matrix=True)
+    np.testing.assert_array_equal(sparse.H, dense.H)
+    np.testing.assert_array_equal(sparse.eigenvalues, dense.eigenvalues)
+    np.testing.assert_array_equal(sparse.scores[0], dense.scores[0])  # K_c restored exactly: K_c H
+    np.testing.assert_array_equal(kept.matrix, View("rbf", kernel_params={"sigma": 1.0}).fit(X).centred_gram() + A)
+    with pytest.raises(ValueError, match="coupling must be symmetric"):
+        solve_level([View().fit(X)], 2, coupling=scipy.sparse.csr_array(np.triu(A)))

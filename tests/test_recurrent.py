@@ -410,3 +410,25 @@ def test_estimator_parameters_and_clone(series):
     copy = clone(model)
     assert copy.get_params() == model.get_params()
     assert np.array_equal(clone(model).fit(series).forecast(5), model.fit(series).forecast(5))
+
+
+def test_the_fit_keeps_A_banded_and_the_automatic_solver_matches_dense_on_the_cluster():
+    """Santa Fe, T = 1000: eigenvalues 9-12 of K + A lie within 1e-4 (ARPACK stalled there, issue 24)."""
+    import tracemalloc
+
+    from rkmlearn.datasets import load_santafe
+    from rkmlearn.models.latent_dynamics import lag_matrix
+
+    x = load_santafe(source="bundled").series[:1000]
+    models = {}
+    for solver in ("auto", "dense"):
+        tracemalloc.start()
+        models[solver] = RecurrentRKM(12, kernel_params={"sigma": 1.0}, lag_weights="gaussian", p=1,
+                                      eigen_solver=solver).fit(x)
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        assert peak <= 1.1 * 1000 * 1000 * 8 + 4e6  # K + A in place: one T x T matrix
+    auto, dense = models["auto"], models["dense"]
+    np.testing.assert_allclose(auto.eigenvalues_, dense.eigenvalues_, rtol=1e-12)
+    np.testing.assert_allclose(np.abs(auto.H_.T @ dense.H_), np.eye(12), atol=1e-6)
+    np.testing.assert_array_equal(auto.A_, lag_matrix(auto.a_, 1000))

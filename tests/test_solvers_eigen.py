@@ -6,6 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rkmlearn.kernels import RBF, GramCenterer
+from rkmlearn.solvers import eigen
 from rkmlearn.solvers.eigen import choose_eigen_solver, flip_signs, rank_tolerance, top_eigenpairs
 
 
@@ -35,7 +36,7 @@ def test_flip_signs_convention():
 
 
 # -------------------------------------------------------------------- accuracy per solver
-@pytest.mark.parametrize("solver", ["dense", "arpack", "auto"])
+@pytest.mark.parametrize("solver", ["dense", "arpack", "block", "auto"])
 @pytest.mark.parametrize("s", [1, 3, 10])
 def test_matches_full_eigh(solver, s):
     K, _ = _separated_matrix()
@@ -49,7 +50,7 @@ def test_matches_full_eigh(solver, s):
     np.testing.assert_allclose(vecs.T @ vecs, np.eye(s), atol=1e-12)
 
 
-@pytest.mark.parametrize("solver", ["dense", "arpack"])
+@pytest.mark.parametrize("solver", ["dense", "arpack", "block"])
 def test_matches_full_eigh_on_centred_rbf_gram(solver):
     X = np.random.default_rng(1).normal(size=(300, 5))
     K = GramCenterer().fit_transform(RBF(2.0)(X))
@@ -60,21 +61,21 @@ def test_matches_full_eigh_on_centred_rbf_gram(solver):
     np.testing.assert_allclose(vecs, ref_vecs, rtol=0, atol=1e-8)
 
 
-def test_dense_and_arpack_agree_with_known_spectrum_and_auto_uses_rule():
+def test_solvers_agree_with_known_spectrum_and_auto_uses_rule():
     """K = Q diag(e) Q^T + c I with orthonormal Q (n x r): top eigenpairs known exactly."""
-    n, r, c = 600, 8, 0.01
+    n, r, c = 1200, 8, 0.01
     rng = np.random.default_rng(4)
     Q, _ = np.linalg.qr(rng.normal(size=(n, r)))
     e = 2.0 ** -np.arange(r)
     K = (Q * e) @ Q.T + c * np.eye(n)
-    assert choose_eigen_solver(n, 5) == "arpack"
+    assert choose_eigen_solver(n, 5) == "block"
     true_vecs = flip_signs(Q[:, :5])
-    results = {solver: top_eigenpairs(K, 5, solver=solver) for solver in ["dense", "arpack", "auto"]}
+    results = {solver: top_eigenpairs(K, 5, solver=solver) for solver in ["dense", "arpack", "block", "auto"]}
     for vals, vecs in results.values():
         np.testing.assert_allclose(vals, e[:5] + c, rtol=1e-10)
         np.testing.assert_allclose(vecs, true_vecs, rtol=0, atol=1e-8)
-    np.testing.assert_array_equal(results["auto"][0], results["arpack"][0])
-    np.testing.assert_array_equal(results["auto"][1], results["arpack"][1])
+    np.testing.assert_array_equal(results["auto"][0], results["block"][0])
+    np.testing.assert_array_equal(results["auto"][1], results["block"][1])
 
 
 def test_all_eigenpairs_with_dense():
@@ -96,7 +97,7 @@ def test_symmetrises_small_asymmetry_and_does_not_modify_input():
 
 
 # ---------------------------------------------------------------------------- determinism
-@pytest.mark.parametrize("solver", ["dense", "arpack"])
+@pytest.mark.parametrize("solver", ["dense", "arpack", "block"])
 def test_deterministic_bitwise(solver):
     K, _ = _separated_matrix(n=200, seed=3)
     a = top_eigenpairs(K, 4, solver=solver)
@@ -107,7 +108,7 @@ def test_deterministic_bitwise(solver):
 
 def test_sign_convention_applied():
     K, _ = _separated_matrix(n=80, seed=5)
-    for solver in ["dense", "arpack"]:
+    for solver in ["dense", "arpack", "block"]:
         _, vecs = top_eigenpairs(K, 6, solver=solver)
         np.testing.assert_array_equal(flip_signs(vecs), vecs)
 
@@ -157,7 +158,7 @@ def test_rank_tolerance_value():
         (np.eye(3), 0, {}, r"^n_components=0 is out of range"),
         (np.eye(3), 4, {}, r"^n_components=4 .*<= n \(the size of K\) \(= 3\)"),
         (np.eye(3), 1.5, {}, r"^n_components must be an integer"),
-        (np.eye(3), 1, {"solver": "lobpcg"}, r"^solver must be one of \['auto', 'dense', 'arpack'\]"),
+        (np.eye(3), 1, {"solver": "lobpcg"}, r"^solver must be one of \['auto', 'dense', 'arpack', 'block'\]"),
         (np.eye(3), 3, {"solver": "arpack"}, r"^n_components=3 is too large for solver='arpack'"),
     ],
 )
@@ -167,15 +168,17 @@ def test_bad_input(K, s, kwargs, pattern):
 
 
 def test_choose_eigen_solver_rule():
-    assert choose_eigen_solver(4000, 10) == "arpack"
-    assert choose_eigen_solver(4000, 50) == "arpack"
+    assert choose_eigen_solver(4000, 10) == "block"
+    assert choose_eigen_solver(4000, 50) == "block"
     assert choose_eigen_solver(4000, 100) == "dense"
-    assert choose_eigen_solver(1000, 50) == "dense"
-    assert choose_eigen_solver(100, 1) == "dense"
+    assert choose_eigen_solver(1000, 25) == "block"
+    assert choose_eigen_solver(1000, 26) == "dense"
+    assert choose_eigen_solver(999, 1) == "dense"
     for n in [500, 1000, 4000, 10000]:
         for s in range(1, n + 1, 7):
-            if choose_eigen_solver(n, s) == "arpack":
-                assert s < n
+            assert choose_eigen_solver(n, s) in ("dense", "block")  # never ARPACK, which stalls on clusters
+            if choose_eigen_solver(n, s) == "block":
+                assert s <= n // 40
 
 
 # ------------------------------------------------------------------------------ property
@@ -190,3 +193,126 @@ def test_property_eigen_equation(n, seed, data):
     ref = np.linalg.eigvalsh(K)[::-1][:s]
     np.testing.assert_allclose(vals, ref, rtol=1e-9, atol=1e-10 * ref[0])
     np.testing.assert_allclose(K @ vecs, vecs * vals, atol=1e-9 * ref[0])
+
+
+# ---------------------------------------------------------- a subset driver that comes back short
+def _short_subset(monkeypatch, short_drivers):
+    """Make ``scipy.linalg.eigh(..., subset_by_index, driver=d)`` drop columns for ``d in short_drivers``.
+
+    What OpenBLAS's SkylakeX kernels do on a degenerate spectrum (issue 19): the call succeeds with
+    fewer eigenpairs than asked. Returns the list of drivers called, in order.
+    """
+    import scipy.linalg
+
+    real_eigh, calls = scipy.linalg.eigh, []
+
+    def eigh(a, *args, driver=None, subset_by_index=None, **kwargs):
+        calls.append(driver)
+        w, v = real_eigh(a, *args, driver=driver, subset_by_index=subset_by_index, **kwargs)
+        if subset_by_index is not None and driver in short_drivers:
+            return w[:0], v[:, :0]
+        return w, v
+
+    monkeypatch.setattr(scipy.linalg, "eigh", eigh)
+    return calls
+
+
+@pytest.mark.parametrize("short, expected_calls", [(("evr",), ["evr", "evx"]), (("evr", "evx"), ["evr", "evx"])])
+@pytest.mark.parametrize("s", [1, 4])
+def test_dense_never_trusts_a_short_subset_answer(monkeypatch, short, expected_calls, s):
+    K, _ = _separated_matrix(n=60, seed=7)
+    ref_vals, ref_vecs = _reference(K, s)
+    calls = _short_subset(monkeypatch, short)
+    vals, vecs = top_eigenpairs(K, s, solver="dense")
+    assert calls == expected_calls  # the count was checked and the next driver asked
+    np.testing.assert_allclose(vals, ref_vals, rtol=1e-10)
+    np.testing.assert_allclose(vecs, ref_vecs, rtol=0, atol=1e-8)
+
+
+def test_short_subset_answer_for_the_whole_spectrum(monkeypatch):
+    K, evals = _separated_matrix(n=30, seed=8)
+    calls = _short_subset(monkeypatch, ("evr", "evx"))
+    vals, vecs = top_eigenpairs(K, 30, solver="dense")
+    assert calls == ["evr", "evx", "evd"]  # s = n: the whole spectrum IS the subset
+    np.testing.assert_allclose(vals, evals, rtol=1e-10)
+    np.testing.assert_allclose(vecs @ np.diag(vals) @ vecs.T, K, atol=1e-12)
+
+
+@pytest.mark.parametrize("short", [(), ("evr", "evx")])
+def test_degenerate_spectrum_of_issue_19(monkeypatch, short):
+    """The centred identity: eigenvalue 1 with multiplicity n - 1 (SkylakeX's subset drivers return 0 pairs)."""
+    _short_subset(monkeypatch, short)
+    n = 20
+    K = GramCenterer().fit_transform(np.eye(n))
+    vals, vecs = top_eigenpairs(K, 2)
+    np.testing.assert_allclose(vals, 1.0, rtol=1e-12)
+    np.testing.assert_allclose(vecs.T @ vecs, np.eye(2), atol=1e-12)
+    np.testing.assert_allclose(K @ vecs, vecs, atol=1e-12)
+
+
+# ------------------------------------------------------------------------- the block solver
+def _cluster_matrix(n=1200, seed=3):
+    """A banded matrix plus a low-rank PSD one: eigenvalues 5..8 lie within 1e-6 of each other
+    relative to the largest (RecurrentRKM's K + A, where ARPACK stalls)."""
+    rng = np.random.default_rng(seed)
+    B = rng.normal(size=(n, 4)) * np.array([30.0, 20.0, 10.0, 5.0])
+    A = np.diag(np.full(n, 1.0)) + np.diag(np.full(n - 1, 0.6), 1) + np.diag(np.full(n - 1, 0.6), -1)
+    return B @ B.T + A
+
+
+def test_block_solver_gives_up_on_a_cluster_and_the_dense_driver_answers(monkeypatch):
+    K = _cluster_matrix()
+    ref_vals, _ = _reference(K, 8)
+    assert (ref_vals[4] - ref_vals[7]) / ref_vals[0] < 1e-6  # the cluster
+    with pytest.raises(eigen._NotConverged):
+        eigen.block_krylov_eigenpairs(K, 8)
+    calls = _short_subset(monkeypatch, ())
+    vals, vecs = top_eigenpairs(K, 8, solver="auto")
+    assert [c for c in calls if c is not None] == ["evr"]  # fell back to the subset driver (None: Ritz steps)
+    np.testing.assert_allclose(vals, ref_vals, rtol=0, atol=1e-13 * ref_vals[0])
+    np.testing.assert_allclose(K @ vecs, vecs * vals, atol=1e-11 * vals[0])
+
+
+def test_block_solver_residuals_at_lapack_accuracy():
+    X = np.random.default_rng(2).normal(size=(1100, 20))
+    K = GramCenterer().fit_transform(RBF(np.sqrt(10.0))(X))  # 21 eigenvalues in [0.7, 1] x the largest
+    vals, vecs = eigen.block_krylov_eigenpairs(K, 10)
+    assert np.linalg.norm(K @ vecs - vecs * vals, axis=0).max() <= 1100 * np.finfo(float).eps * vals[0]
+    np.testing.assert_allclose(vecs.T @ vecs, np.eye(10), atol=1e-13)
+    np.testing.assert_allclose(vals, _reference(K, 10)[0], rtol=1e-12)
+
+
+def test_block_solver_on_an_exactly_repeated_eigenvalue():
+    """The Krylov space becomes invariant after one block: the lost columns are replaced, not divided by 0."""
+    n = 1000
+    K = GramCenterer().fit_transform(np.eye(n))  # eigenvalue 1, multiplicity n - 1
+    vals, vecs = eigen.block_krylov_eigenpairs(K, 3)
+    np.testing.assert_allclose(vals, 1.0, rtol=1e-13)
+    np.testing.assert_allclose(vecs.T @ vecs, np.eye(3), atol=1e-13)
+    np.testing.assert_allclose(K @ vecs, vecs, atol=1e-13)
+
+
+def test_symmetric_flag_skips_the_scan(monkeypatch):
+    K, _ = _separated_matrix(n=50)
+
+    def no_scan(*args, **kwargs):
+        raise AssertionError("scanned")
+
+    monkeypatch.setattr(eigen, "max_asymmetry", no_scan)
+    vals, _ = top_eigenpairs(K, 2, symmetric=True)
+    np.testing.assert_allclose(vals, _reference(K, 2)[0], rtol=1e-12)
+    with pytest.raises(AssertionError, match="scanned"):
+        top_eigenpairs(K, 2)
+
+
+@pytest.mark.parametrize("short", [(), ("evr",)])
+def test_in_place_lapack_restores_the_matrix_bit_for_bit(monkeypatch, short):
+    K, _ = _separated_matrix(n=300, seed=9)
+    K = 0.5 * (K + K.T)  # exactly symmetric, as symmetric=True promises
+    before = K.copy()
+    _short_subset(monkeypatch, short)
+    vals, vecs = top_eigenpairs(K, 4, solver="dense", symmetric=True)
+    np.testing.assert_array_equal(K, before)
+    ref = top_eigenpairs(before.copy(), 4, solver="dense")
+    np.testing.assert_array_equal(vals, ref[0])
+    np.testing.assert_array_equal(vecs, ref[1])

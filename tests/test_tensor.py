@@ -286,3 +286,23 @@ def test_coupled_kernel_streams_a_generator_and_never_writes_its_inputs():
     assert all(np.array_equal(K, k) for K, k in zip(Ks, kept))
     with pytest.raises(ValueError, match="at least one kernel matrix"):
         coupled_kernel(iter([]), 0.5)
+
+
+@pytest.mark.parametrize("rho", [0.0, 0.3, 1.0])
+@pytest.mark.parametrize("n_views", [1, 3])
+def test_coupled_kernel_overwrite_same_bits_and_fewer_n_by_n_arrays(rho, n_views):
+    import tracemalloc
+
+    from rkmlearn.models.tensor import coupled_kernel
+
+    rng = np.random.default_rng(0)
+    Ks = [np.abs(rng.normal(size=(400, 400))) for _ in range(n_views)]
+    expected = coupled_kernel(Ks, rho)
+    copies = [K.copy() for K in Ks]
+    np.testing.assert_array_equal(copies[0], Ks[0])  # the caller's arrays were not written
+    tracemalloc.start()
+    out = coupled_kernel((K.copy() for K in Ks), rho, overwrite=True)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    np.testing.assert_array_equal(out, expected)
+    assert peak <= 3.05 * Ks[0].nbytes  # sum, product and the view being added

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import numpy as np
 from sklearn.base import ClassNamePrefixFeaturesOutMixin
 from sklearn.utils.validation import check_is_fitted
 
 from .._validation import check_array, check_kernel_or_feature_map
 from ..base import ONE_VIEW_DEFAULTS, estimator_init, level_defaults
-from ..views import View
+from ..views import View, is_dask
 from .multiview import MultiViewKPCA
 
 __all__ = ["KPCA"]
@@ -44,7 +45,7 @@ class KPCA(ClassNamePrefixFeaturesOutMixin, MultiViewKPCA):
         Explicit feature map (cloned, fitted); required for ``setting="primal"``.
     setting : {"dual", "primal"}, default="dual"
     solver : {"eig", "stiefel"}, default="eig"
-    eigen_solver : {"auto", "dense", "arpack"}, default="auto"
+    eigen_solver : {"auto", "dense", "arpack", "block"}, default="auto"
     optimizer : {"pg", "cayley_adam"}, default="pg"
     learning_rate : float, default=0.3
         Cayley-Adam's step bound.
@@ -91,7 +92,7 @@ class KPCA(ClassNamePrefixFeaturesOutMixin, MultiViewKPCA):
 
     def fit(self, X, y=None):
         """Fit the model to ``X`` of shape (n_samples, n_features), ``n_samples >= 2``; returns self."""
-        X = check_array(X, "X")
+        X = X if is_dask(X) else check_array(X, "X")  # a Dask array is streamed by the primal level
         check_kernel_or_feature_map(self.kernel, self.kernel_params, self.feature_map, self.setting)
         explicit = self.feature_map is not None
         view = View(kernel=None if explicit else self.kernel, feature_map=self.feature_map,
@@ -112,4 +113,7 @@ class KPCA(ClassNamePrefixFeaturesOutMixin, MultiViewKPCA):
         ``X`` is (m, n_features_in_); with explicit features ``Lambda^{-1} W^T phi_c(x)`` is used.
         """
         check_is_fitted(self, "H_")
+        if is_dask(X):  # lazily, block by block: a Dask array of shape (m, n_components)
+            X = X.rechunk({1: -1})  # whole rows per block
+            return X.map_blocks(self.transform, dtype=np.float64, chunks=(X.chunks[0], (self.H_.shape[1],)))
         return self._latent([self.views_[0].check_input(X, "X", estimator=self)])

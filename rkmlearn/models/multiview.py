@@ -19,7 +19,7 @@ from ..level import solve_level
 from ..preimage import kernel_smoother
 from ..solvers.eigen import rank_tolerance
 from ..solvers.linear import SymmetricSolver
-from ..views import View
+from ..views import STREAM_BYTES, View, row_chunks
 
 __all__ = ["MultiViewKPCA"]
 
@@ -57,7 +57,7 @@ class MultiViewKPCA(TransformerMixin, BaseEstimator):
         Primal only: ``U = U~ Gamma^{1/2}``; False is the omission of Chapter 3 (Figure 7).
     rotate : bool, default=True
         Stiefel only: rotate to the eigenbasis.
-    eigen_solver : {"auto", "dense", "arpack"}, default="auto"
+    eigen_solver : {"auto", "dense", "arpack", "block"}, default="auto"
         See :func:`rkmlearn.solvers.eigen.top_eigenpairs`.
     optimizer : {"pg", "cayley_adam"}, default="pg"
         Stiefel optimiser: :func:`~rkmlearn.solvers.stiefel.projected_gradient` or
@@ -244,7 +244,7 @@ class MultiViewKPCA(TransformerMixin, BaseEstimator):
         for v, (view, X) in enumerate(zip(self.views_, Xs)):
             if v != exclude:
                 U = self._view_weights[v]
-                total = total + (view.centred_features(X) @ U if U is not None else view.centred_kernel_rows(X) @ self.H_)
+                total = total + (_features_times(view, X, U) if U is not None else view.centred_kernel_rows(X) @ self.H_)
         return total
 
     def transform(self, Xs):
@@ -333,3 +333,10 @@ class MultiViewKPCA(TransformerMixin, BaseEstimator):
             r, g = view.centerer_.row_means_, view.centerer_.grand_mean_
             mean_term = (h @ self.H_.T) @ (r - g)  # phi_c = Phi_c^T alpha, alpha = H h
         return kernel_smoother(k_c, view.X_, view.centerer_, mean_term=mean_term, top_k=self.preimage_top_k)
+
+
+def _features_times(view, X, U):
+    """``phi_c(X) U``, (m, s), a chunk of rows at a time: never the m x D features of a large X."""
+    if X.shape[0] * U.shape[0] * 8 <= STREAM_BYTES:
+        return view.centred_features(X) @ U
+    return np.vstack([view.centred_features(X[rows]) @ U for rows in row_chunks(X.shape[0], U.shape[0])])

@@ -99,7 +99,7 @@ class ProbabilisticKPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseE
     setting : {"dual", "primal"}, default="dual"
     solver : {"eig", "stiefel"}, default="eig"
         Leading eigenpairs by eigendecomposition, or on the Stiefel manifold with the rotation.
-    eigen_solver : {"auto", "dense", "arpack"}, default="auto"
+    eigen_solver : {"auto", "dense", "arpack", "block"}, default="auto"
     optimizer : {"pg", "cayley_adam"}, default="pg"
     learning_rate : float, default=0.3
     max_iter : int, default=10000

@@ -14,6 +14,7 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
+import scipy.sparse
 from sklearn.utils.validation import check_is_fitted
 
 from .._validation import check_array, check_option, check_scalar_range
@@ -52,6 +53,13 @@ MAX_STEPS = 10_000_000
 
 class UnstableRecursionWarning(UserWarning):
     """The latent recursion of a fitted :class:`RecurrentRKM` grows: a root off the unit circle."""
+
+
+def _banded_lag_matrix(a, T):
+    """``lag_matrix(a, T)`` as a sparse DIA array: the ``2p + 1`` diagonals ``a_{|l|}``, ``|l| <= p``."""
+    lags = range(-min(len(a) - 1, T - 1), min(len(a) - 1, T - 1) + 1)
+    return scipy.sparse.dia_array(scipy.sparse.diags([np.full(T - abs(l), a[abs(l)]) for l in lags], list(lags),
+                                                     shape=(T, T)))
 
 
 def _check_series(series):
@@ -130,9 +138,9 @@ class RecurrentRKM(RecursiveForecaster):
         ``"warn"`` / ``"raise"``: test ``K + A`` for positive semi-definiteness
         (:func:`~rkmlearn.models.latent_dynamics.is_psd`, a Cholesky factorisation) and warn /
         raise a ``ValueError`` when it is indefinite. ``"ignore"`` skips the test (``psd_`` is None).
-    eigen_solver : {"auto", "dense", "arpack"}, default="auto"
+    eigen_solver : {"auto", "dense", "arpack", "block"}, default="auto"
     random_state : int, RandomState, Generator or None, default=None
-        Seeds ARPACK's start vector.
+        Seeds ARPACK's start vector or the block solver's starting block.
 
     Attributes
     ----------
@@ -147,7 +155,7 @@ class RecurrentRKM(RecursiveForecaster):
     a_ : ndarray of shape (p + 1,)
         Lag weights.
     A_ : ndarray of shape (T, T)
-        The coupling matrix.
+        The coupling matrix (built on access from ``a_``: the fit keeps only its band).
     M_ : ndarray of shape (s, s)
         ``H^T A H``, the matrix of the recursion.
     psd_ : bool or None
@@ -238,12 +246,12 @@ class RecurrentRKM(RecursiveForecaster):
             Z = np.lib.stride_tricks.sliding_window_view(Z, q, axis=0).transpose(0, 2, 1).reshape(T, -1)
         self.view_ = View(kernel=self.kernel, kernel_params=self.kernel_params).fit(Z, name="series")
         self.a_ = a
-        self.A_ = lag_matrix(a, T)
-        self.level_ = solve_level([self.view_], self.n_components, coupling=self.A_, keep_matrix=psd != "ignore",
+        A = _banded_lag_matrix(a, T)  # O(T p) memory: added to K in place, no second T x T array
+        self.level_ = solve_level([self.view_], self.n_components, coupling=A, keep_matrix=psd != "ignore",
                                   random_state=self.random_state, name=type(self).__name__, **opts)
         self.H_ = self.level_.H
         self.eigenvalues_ = self.level_.eigenvalues
-        self.M_ = self.H_.T @ (self.A_ @ self.H_)
+        self.M_ = self.H_.T @ (A @ self.H_)
         self.M_ = 0.5 * (self.M_ + self.M_.T)
         self.psd_ = None
         if psd != "ignore":
@@ -314,6 +322,12 @@ class RecurrentRKM(RecursiveForecaster):
             f"the latent recursion with p={p} overflowed{where}: the forecast latents grow like "
             f"{self.growth_rate_:.3g}**m (growth_rate_).{horizon} or use p=1, whose recursion does not grow."
         )
+
+    @property
+    def A_(self):
+        """The coupling matrix ``A`` (T, T), dense, built on access (the fit uses its band only)."""
+        check_is_fitted(self, "H_")
+        return lag_matrix(self.a_, self.H_.shape[0])
 
     def _preimage_standardised(self, h):
         if self.preimage == "krr":

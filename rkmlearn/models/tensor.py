@@ -29,7 +29,7 @@ __all__ = ["TensorMultiViewRKM", "coupled_kernel", "DECISIONS"]
 DECISIONS = ("add", "mean")
 
 
-def coupled_kernel(kernels, rho):
+def coupled_kernel(kernels, rho, *, overwrite=False):
     r"""The rho-coupled kernel ``(1 - rho) sum_v K_v + rho prod_v K_v`` (element-wise product).
 
     The kernel matrix of :eq:`eq-tensor-rho-system` (before ``1/eta``): ``rho = 0`` is MV-RKM's sum
@@ -44,6 +44,10 @@ def coupled_kernel(kernels, rho):
         one matrix at a time: ``fit`` streams the views' Gram matrices through it, so only the
         running sum and product are held, not all ``V`` matrices.
     rho : float in [0, 1]
+    overwrite : bool, default=False
+        The matrices are the caller's own, fresh arrays (``fit``'s Gram matrices): the first one
+        becomes the running product (or sum) in place, so that a fit holds 3 ``n x n`` arrays
+        (sum, product, the view being added) instead of 5; the same bits either way.
 
     Returns
     -------
@@ -66,15 +70,23 @@ def coupled_kernel(kernels, rho):
     total = product = first
     for K in kernels:  # binary ops first, in place after: the caller's arrays are never written
         if rho < 1.0:
-            total = total + K if total is first else np.add(total, K, out=total)
+            in_place = total is not first or (overwrite and rho == 0.0)  # with rho > 0, first becomes the product
+            total = np.add(total, K, out=total) if in_place else total + K
         if rho > 0.0:
-            product = product * K if product is first else np.multiply(product, K, out=product)
+            in_place = product is not first or overwrite
+            product = np.multiply(product, K, out=product) if in_place else product * K
+        del K  # a streamed Gram matrix is freed before the next one is made
     if rho == 0.0:
-        return total.copy() if total is first else total
+        return total.copy() if total is first and not overwrite else total
     if rho == 1.0:
-        return product.copy() if product is first else product
-    total = total * (1.0 - rho) if total is first else np.multiply(total, 1.0 - rho, out=total)
-    total += rho * product
+        return product.copy() if product is first and not overwrite else product
+    if total is product:  # one view: both are the first matrix
+        overwrite = False
+    total = np.multiply(total, 1.0 - rho, out=total) if total is not first or overwrite else total * (1.0 - rho)
+    if product is not first or overwrite:
+        total += np.multiply(product, rho, out=product)  # rho * product, in place: the same bits
+    else:
+        total += rho * product
     return total
 
 
@@ -225,7 +237,7 @@ class TensorMultiViewRKM(ClassifierMixin, BaseEstimator):
         self.n_features_in_ = sum(X.shape[1] for X in Xs) if single else [X.shape[1] for X in Xs]
         rho, eta, lam = float(self.rho), float(self.eta), float(self.lam)
         self.tau_ = (1.0 - rho) * self.n_views_ + rho
-        M = coupled_kernel((view.gram() for view in self.views_), rho)  # one Gram matrix at a time
+        M = coupled_kernel((view.gram() for view in self.views_), rho, overwrite=True)  # one Gram matrix at a time
         M /= eta
         M[np.diag_indices_from(M)] += lam
         ones = np.ones(n)

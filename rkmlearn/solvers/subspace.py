@@ -51,7 +51,7 @@ def leading_subspace(A, n_components, rng, *, factor=None, method="eig", rotate=
     Parameters
     ----------
     A : ndarray of shape (dim, dim) or None
-        Symmetric PSD matrix; None when ``factor`` is given.
+        Exactly symmetric PSD float64 matrix (not checked); None when ``factor`` is given.
     n_components : int
     rng : numpy.random.RandomState
         Draws ARPACK's seed (eig) or the starting point (stiefel): one draw either way.
@@ -73,7 +73,8 @@ def leading_subspace(A, n_components, rng, *, factor=None, method="eig", rotate=
             A = factor.T @ factor
             A = 0.5 * (A + A.T)
         seed = rng.randint(np.iinfo(np.int32).max)
-        values, V = top_eigenpairs(A, s, solver=eigen_solver, check_rank=False, random_state=seed)
+        # the levels build A exactly symmetric: no O(dim^2) symmetry scan
+        values, V = top_eigenpairs(A, s, solver=eigen_solver, check_rank=False, random_state=seed, symmetric=True)
         return Subspace(V, values, np.diag(values))
     fun, grad = stiefel.trace_objective(A) if A is not None else stiefel.factored_trace_objective(factor)
     dim = A.shape[0] if A is not None else factor.shape[1]
