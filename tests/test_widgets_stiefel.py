@@ -90,3 +90,21 @@ def test_bad_input(views):
         StiefelTrainingExplorer(views, 70)
     with pytest.raises(ValueError, match="max_iter"):
         StiefelTrainingExplorer(views, 2, max_iter=0)
+
+
+def test_components_are_drawn_one_panel_each_over_a_window(explorer, monkeypatch):
+    # overlaid oscillating components become solid bands: one panel per component, few samples
+    import matplotlib.pyplot as plt
+
+    monkeypatch.setattr(explorer, "component_window", 25)
+    figure = plt.figure(figsize=explorer.figsize)
+    try:
+        explorer.draw(figure, iteration=int(explorer.iterations_[-1]), rotated=True)
+        panels = [ax for ax in figure.get_axes() if ax.get_title().startswith("component")]
+        assert [ax.get_title() for ax in panels] == [f"component {j + 1}" for j in range(S)]
+        for j, ax in enumerate(panels):
+            assert all(len(line.get_xdata()) == 25 for line in ax.get_lines())
+            np.testing.assert_allclose(ax.get_lines()[-1].get_ydata(),
+                                       explorer.components(explorer.iterations_[-1], True)[:25, j])
+    finally:
+        plt.close(figure)

@@ -65,8 +65,8 @@ class StiefelTrainingExplorer(FrameExplorer):
     with its entries; (top right) the relative objective gap ``(f(H'_k) - f^*) / |f^*|`` against
     the iteration, log-log, with the current iteration marked, where
     ``f^* = -1/2 sum_{j<=s} lambda_j``;
-    (bottom) the ``s`` hidden features of iterate ``k``, rotated or not, with the
-    eigendecomposition's components dashed.
+    (bottom) the first four hidden features of iterate ``k``, rotated or not, one panel each over
+    the first ``component_window`` samples, with the eigendecomposition's components dashed.
 
     Parameters
     ----------
@@ -106,7 +106,9 @@ class StiefelTrainingExplorer(FrameExplorer):
     result_ : rkmlearn.solvers.stiefel.StiefelResult
     """
 
-    figsize = (7.8, 5.2)
+    figsize = (7.8, 6.0)
+    #: the first this many samples are drawn: more oscillations would fill the panel
+    component_window = 120
 
     def __init__(self, views, n_components=4, *, learning_rate=0.3, max_iter=10000, tol=1e-10,
                  random_state=0):
@@ -158,12 +160,13 @@ class StiefelTrainingExplorer(FrameExplorer):
 
     def draw(self, figure, *, iteration, rotated):
         k = int(np.flatnonzero(self.iterations_ == iteration)[0])
-        top, bottom = figure.subfigures(2, 1, height_ratios=(1.1, 1.0))
+        top, bottom = figure.subfigures(2, 1, height_ratios=(1.0, 1.0))
         ax_gamma, ax_gap = top.subplots(1, 2, width_ratios=(1.0, 1.6))
         gamma = self.rotated_[k].T @ self.K_ @ self.rotated_[k] if rotated else self.gamma_primes_[k]
         vmax = float(np.abs(self.gamma_primes_).max())
         image = ax_gamma.imshow(gamma, cmap="RdBu_r", vmin=-vmax, vmax=vmax)
-        annotate_cells(ax_gamma, image, gamma, "{:.0f}" if vmax >= 100 else "{:.2g}", fontsize=8.5)
+        annotate_cells(ax_gamma, image, gamma, "{:.0f}" if vmax >= 100 else "{:.2g}", fontsize=9)
+        top.colorbar(image, ax=ax_gamma, shrink=0.85)
         ticks = range(self.n_components)
         ax_gamma.set(xticks=ticks, yticks=ticks, xticklabels=[j + 1 for j in ticks],
                      yticklabels=[j + 1 for j in ticks])
@@ -175,14 +178,24 @@ class StiefelTrainingExplorer(FrameExplorer):
         ax_gap.loglog([max(iteration, 1)], [gaps[iteration]], "o", color="crimson", ms=7)
         ax_gap.set_xlabel("iteration")
         ax_gap.set_title(f"relative objective gap (floor {GAP_FLOOR:.0e})")
-        ax_comp = bottom.subplots()
         shown = self.rotated_[k] if rotated else self.snapshots_[k]
         reference = self.reference_.H_
-        for j in range(self.n_components):
-            ax_comp.plot(reference[:, j], ls="--", lw=0.9, color=f"C{j}", alpha=0.7)
-            ax_comp.plot(shown[:, j], lw=1.3, color=f"C{j}", label=f"component {j + 1}")
+        window = slice(0, min(self.n_samples, self.component_window))
         limit = 1.05 * max(np.abs(self.snapshots_).max(), np.abs(self.rotated_).max())
-        ax_comp.set(xlim=(0, self.n_samples - 1), ylim=(-limit, limit), xlabel="sample")
+        # one small panel per component (at most four): overlaid oscillating curves become bands
+        n_shown = min(self.n_components, 4)
+        axes = np.atleast_1d(bottom.subplots(2, 2, sharex=True, sharey=True) if n_shown > 2
+                             else bottom.subplots(1, n_shown, sharex=True, sharey=True)).ravel()
+        for j, ax in enumerate(axes):
+            if j >= n_shown:
+                ax.set_visible(False)
+                continue
+            ax.plot(reference[window, j], ls="--", lw=1.0, color="0.45")
+            ax.plot(shown[window, j], lw=1.3, color=f"C{j}")
+            ax.set(xlim=(0, window.stop - 1), ylim=(-limit, limit))
+            ax.set_title(f"component {j + 1}", fontsize=9, pad=2)
+        for ax in axes[-2:]:
+            ax.set_xlabel("sample")
         what = "rotated $H = H'O$" if rotated else "as trained, $H'$"
-        ax_comp.set_title(f"hidden features at iteration {iteration}: {what} (dashed: eigenvectors)")
-        ax_comp.legend(loc="lower left", ncols=self.n_components, fontsize=8.5)
+        bottom.suptitle(f"hidden features at iteration {iteration}: {what} (dashed: eigenvectors)",
+                        fontsize=10)
