@@ -90,8 +90,8 @@ class PPCAExplorer(FrameExplorer):
         if not components or list(components) != sorted(set(components)):
             raise ValueError(f"components must be increasing integers, got {components!r}.")
         self.ladders = (
-            Ladder("components", "q", components),
-            Ladder("sigma2", "σ² (× λ_q/N)", self.NOISE_LEVELS,
+            Ladder("components", "$q$", components),
+            Ladder("sigma2", r"$\sigma^2$ ($\times \lambda_q/N$)", self.NOISE_LEVELS,
                    ("ML", "0.01", "0.5", "1"), style="buttons"),
         )
         self.initial = {"components": initial_components, "sigma2": "ml"}
