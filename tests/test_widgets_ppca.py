@@ -35,6 +35,9 @@ def test_ladders(explorer):
     assert explorer.ladders[0].values == (1, 2, 6)
     assert explorer.ladders[1].values == ("ml", 0.01, 0.5, 1.0)
     assert explorer.initial == {"components": 2, "sigma2": "ml"}
+    # labels in typeset maths (issue 18), not ASCII such as "σ² (× λ_q/N)"
+    assert explorer.ladders[0].description == "$q$"
+    assert explorer.ladders[1].description == r"$\sigma^2$ ($\times \lambda_q/N$)"
 
 
 @pytest.mark.parametrize("q", [1, 6])

@@ -90,8 +90,8 @@ class PPCAExplorer(FrameExplorer):
         if not components or list(components) != sorted(set(components)):
             raise ValueError(f"components must be increasing integers, got {components!r}.")
         self.ladders = (
-            Ladder("components", "q", components),
-            Ladder("sigma2", "σ² (× λ_q/N)", self.NOISE_LEVELS,
+            Ladder("components", "$q$", components),
+            Ladder("sigma2", r"$\sigma^2$ ($\times \lambda_q/N$)", self.NOISE_LEVELS,
                    ("ML", "0.01", "0.5", "1"), style="buttons"),
         )
         self.initial = {"components": initial_components, "sigma2": "ml"}
@@ -155,11 +155,13 @@ class PPCAExplorer(FrameExplorer):
         ax.legend(loc="upper center", ncol=2, fontsize=9, framealpha=0.9)
         model = data["model"]
         explained = 100 * model.explained_variance_ratio_.sum()
-        ax.set_title(f"q = {components}: explained variance {explained:.1f} %\n"
-                     f"σ² = {data['sigma2']:.3e}  (ML {data['ml']:.3e})")
+        ax.set_title(f"$q = {components}$: explained variance {explained:.1f} %\n"
+                     rf"$\sigma^2$ = {data['sigma2']:.3e}  "
+                     rf"($\sigma^2_{{\mathrm{{ML}}}}$ = {data['ml']:.3e})")
         fraction, ml_fraction = data["sigma2"] / data["bound"], data["ml"] / data["bound"]
         ax_bar.set(xlim=(-0.02, 1.02), ylim=(-1.0, 1.0), yticks=[])
         ax_bar.axhline(0.0, color="0.7", lw=2)
         ax_bar.plot([ml_fraction, ml_fraction], [-0.8, 0.8], color="k", lw=2)
         ax_bar.plot([fraction], [0.0], "o", color="tab:blue", ms=9)
-        ax_bar.set_xlabel("σ² / (λ_q / N)    (black bar: maximum likelihood)")
+        ax_bar.set_xlabel(r"$\sigma^2 / (\lambda_q / N)$    "
+                          r"(black bar: $\sigma^2_{\mathrm{ML}}$)")

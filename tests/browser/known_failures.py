@@ -45,16 +45,6 @@ KNOWN_FAILURES: set[tuple[str, str]] = {
     ("book/foundations/ch01_kernels.html", "figures-sharp"),
     ("book/foundations/ch01_kernels.html", "no-label-text"),
     ("book/foundations/ch01_kernels.html", "no-plumbing"),
-    # book/probabilistic/ch06_ppca.html
-    ("book/probabilistic/ch06_ppca.html", "figures-captioned"),
-    ("book/probabilistic/ch06_ppca.html", "figures-sharp"),
-    ("book/probabilistic/ch06_ppca.html", "no-label-text"),
-    ("book/probabilistic/ch06_ppca.html", "no-plumbing"),
-    # book/probabilistic/ch07_sampling.html
-    ("book/probabilistic/ch07_sampling.html", "figures-captioned"),
-    ("book/probabilistic/ch07_sampling.html", "figures-sharp"),
-    ("book/probabilistic/ch07_sampling.html", "no-label-text"),
-    ("book/probabilistic/ch07_sampling.html", "no-plumbing"),
     # book/recurrent/ch10_recurrent_rkm.html
     ("book/recurrent/ch10_recurrent_rkm.html", "figures-captioned"),
     ("book/recurrent/ch10_recurrent_rkm.html", "figures-sharp"),
