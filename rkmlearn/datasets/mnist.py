@@ -30,6 +30,21 @@ _MNIST_5K_N, _MNIST_5K_PER_CLASS = 5000, 500
 _MNIST_5K_CACHE = {}  # path -> verified (5000, 785) integer table: five seeds x six sizes read it once
 
 
+def _stratified_split(X, y, n_train, n_test, random_state, test_random_state):
+    """A stratified test set of ``n_test``, then ``n_train`` stratified from the rest (sorted indices)."""
+    # train_test_split takes ints and RandomStates: a Generator draws its seed (check_random_state)
+    rest, test_index = train_test_split(np.arange(y.size), test_size=n_test, stratify=y,
+                                        random_state=check_random_state(test_random_state))
+    if n_train < rest.size:
+        train_index, _ = train_test_split(rest, train_size=n_train, stratify=y[rest],
+                                          random_state=check_random_state(random_state))
+    else:
+        train_index = rest
+    train_index, test_index = np.sort(train_index), np.sort(test_index)
+    return dict(X_train=X[train_index], y_train=y[train_index], X_test=X[test_index], y_test=y[test_index],
+                train_index=train_index, test_index=test_index)
+
+
 def _mnist_5k_table(path):
     """The verified integer table (5000, 785) of ``path`` (None: the copy shipped with rkmlearn)."""
     key = None if path is None else str(path)
@@ -122,23 +137,8 @@ def load_mnist_5k(n_train=None, *, n_test=2000, scale=True, random_state=0, test
     table = _mnist_5k_table(path)
     X = table[:, :-1].astype(np.float64) / (255.0 if scale else 1.0)
     y = table[:, -1].copy()
-    idx = np.arange(_MNIST_5K_N)
-    # train_test_split takes ints and RandomStates: a Generator draws its seed (check_random_state)
-    rest, test_index = train_test_split(idx, test_size=n_test, stratify=y,
-                                        random_state=check_random_state(test_random_state))
-    if n_train < rest.size:
-        train_index, _ = train_test_split(rest, train_size=n_train, stratify=y[rest],
-                                          random_state=check_random_state(random_state))
-    else:
-        train_index = rest
-    train_index, test_index = np.sort(train_index), np.sort(test_index)
     return Bunch(
-        X_train=X[train_index],
-        y_train=y[train_index],
-        X_test=X[test_index],
-        y_test=y[test_index],
-        train_index=train_index,
-        test_index=test_index,
+        **_stratified_split(X, y, n_train, n_test, random_state, test_random_state),
         images_shape=(_MNIST_SIDE, _MNIST_SIDE),
         DESCR=(
             "5000 MNIST handwritten digits (LeCun, Bottou, Bengio & Haffner, 1998), 500 per class, "
@@ -249,7 +249,7 @@ def load_digits_split(n_train=1000, *, n_test=500, scale=True, random_state=0):
     scale : bool, default=True
         Divide the 0..16 grey levels by 16, so pixels lie in [0, 1] as MNIST's do after
         :func:`load_mnist`'s scaling.
-    random_state : int, RandomState instance or None, default=0
+    random_state : int, RandomState, Generator or None, default=0
         Seeds both draws.
 
     Returns
@@ -287,20 +287,10 @@ def load_digits_split(n_train=1000, *, n_test=500, scale=True, random_state=0):
         raise ValueError(f"scale must be True or False; got {scale!r}.")
     X = digits.data.astype(np.float64) / (16.0 if scale else 1.0)
     y = digits.target.astype(np.int64)
-    idx = np.arange(n_total)
-    rest, test_index = train_test_split(idx, test_size=n_test, stratify=y, random_state=random_state)
-    if n_train < rest.size:
-        train_index, _ = train_test_split(rest, train_size=n_train, stratify=y[rest], random_state=random_state)
-    else:
-        train_index = rest
-    train_index, test_index = np.sort(train_index), np.sort(test_index)
+    if isinstance(random_state, np.random.Generator):  # one seed for both draws, as an int gives
+        random_state = int(random_state.integers(np.iinfo(np.int32).max))
     return Bunch(
-        X_train=X[train_index],
-        y_train=y[train_index],
-        X_test=X[test_index],
-        y_test=y[test_index],
-        train_index=train_index,
-        test_index=test_index,
+        **_stratified_split(X, y, n_train, n_test, random_state, random_state),
         images_shape=(8, 8),
         DESCR=(
             "scikit-learn's bundled digits (sklearn.datasets.load_digits: 1797 images of 8 x 8 "
