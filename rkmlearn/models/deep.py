@@ -260,9 +260,10 @@ class DeepRKMClassifier(ClassifierMixin, TransformerMixin, BaseEstimator):
         L = len(s)
         rng = check_random_state(self.random_state)
 
-        median = self._median_distance(X)
         level1_params = kernel_params[0]
-        if kernel_names[0] == "rbf" and (level1_params is None or "sigma" not in level1_params):
+        auto_sigma = kernel_names[0] == "rbf" and (level1_params is None or "sigma" not in level1_params)
+        median = self._median_distance(X) if auto_sigma or self.smoother_sigma is None else None
+        if auto_sigma:
             level1_params = {**(level1_params or {}), "sigma": median}  # the paper's rule
         view = View(kernel=kernel_names[0], kernel_params=level1_params).fit(X)
         K0_c = view.centred_gram()
