@@ -368,3 +368,16 @@ def test_defaults_use_the_median_distance_and_a_linear_level_two():
     assert model.smoother_sigma_ == pytest.approx(SMOOTHER_FRACTION * median, rel=1e-12)
     assert isinstance(model.kernels_[1], Linear)
     assert model.score(X, y) >= 0.95
+
+
+def test_smoother_set_after_fit_is_used_and_checked():
+    X, y = _moons()
+    model = _model(smoother_sigma=0.2).fit(X, y)
+    wide = model.transform(X[:5])
+    model.set_params(smoother_sigma=5.0)  # the smoother acts at prediction only: no refit needed
+    refit = _model(smoother_sigma=5.0).fit(X, y)
+    assert np.array_equal(model.transform(X[:5]), refit.transform(X[:5]))
+    assert not np.allclose(model.transform(X[:5]), wide)
+    model.set_params(smoother_sigma=1e-300)
+    with pytest.raises(ValueError, match="smoother_sigma"):
+        model.predict(X[:5])

@@ -228,17 +228,23 @@ class DeepRKMClassifier(ClassifierMixin, TransformerMixin, BaseEstimator):
         etas = [check_scalar_range(e, "etas", low=0.0) for e in _per_level(self.etas, L, "etas", "float")]
         return s, names, params, etas
 
+    def _check_smoother(self):
+        """``smoother_sigma`` as a float, or None; checked at fit and again at prediction (set_params)."""
+        if self.smoother_sigma is None:
+            return None
+        sigma = check_scalar_range(self.smoother_sigma, "smoother_sigma", low=0.0)
+        if not 1e-150 <= sigma <= 1e150:  # the smoother divides by 2 sigma~^2
+            raise ValueError(
+                f"smoother_sigma must lie in [1e-150, 1e150] (2 sigma~^2 must be a finite, nonzero "
+                f"float64); got {sigma!r}. Use a bandwidth on the scale of the distances between "
+                "samples, or None (a fraction of the median distance)."
+            )
+        return float(sigma)
+
     def _check_parameters(self):
         check_scalar_range(self.lam, "lam", low=0.0)
         check_scalar_range(self.eta, "eta", low=0.0)
-        if self.smoother_sigma is not None:
-            sigma = check_scalar_range(self.smoother_sigma, "smoother_sigma", low=0.0)
-            if not 1e-150 <= sigma <= 1e150:  # the smoother divides by 2 sigma~^2
-                raise ValueError(
-                    f"smoother_sigma must lie in [1e-150, 1e150] (2 sigma~^2 must be a finite, nonzero "
-                    f"float64); got {sigma!r}. Use a bandwidth on the scale of the distances between "
-                    "samples, or None (a fraction of the median distance)."
-                )
+        self._check_smoother()
         check_scalar_range(self.learning_rate, "learning_rate", low=0.0)
         check_option(self.classifier, "classifier", ("lssvm", "mlp"))
         check_option(self.init, "init", ("random", "dkpca", "dkpca-greedy"))
@@ -405,7 +411,8 @@ class DeepRKMClassifier(ClassifierMixin, TransformerMixin, BaseEstimator):
         r"""Last level's hidden features of new points by the kernel smoother :eq:`eq-deep-smoother`.
 
         ``h* = sum_i k~(x_i, x) h_i / sum_i k~(x_i, x)`` with the Gaussian ``k~`` of bandwidth
-        ``smoother_sigma_``. Each row's weights are computed from the squared distances minus their
+        ``smoother_sigma`` (``smoother_sigma_`` when it is None). Each row's weights are computed from
+        the squared distances minus their
         smallest value (a factor per row, which the normalisation cancels), so far-away points do not
         underflow to zero weights.
         """
@@ -414,7 +421,9 @@ class DeepRKMClassifier(ClassifierMixin, TransformerMixin, BaseEstimator):
         check_n_features(X, self.n_features_in_, "X", estimator_name=self)
         D = squared_euclidean_distances(X, self.X_fit_)
         D -= D.min(axis=1, keepdims=True)
-        weights = np.exp(-D / (2.0 * self.smoother_sigma_**2))
+        # the smoother acts at prediction only: a bandwidth set after fit (set_params) is used as is
+        sigma = self._check_smoother() or self.smoother_sigma_
+        weights = np.exp(-D / (2.0 * sigma**2))
         return kernel_smoother(weights, self.H_[-1], None)  # uncentred weights, used as given
 
     def _scores(self, H):
