@@ -17,11 +17,14 @@ Data: :func:`rkmlearn.datasets.load_mnist_5k` (5,000 MNIST digits shipped with r
   distance, ``gamma = 10``, one-vs-all), scikit-learn's MLP (10 ReLU units), and the two-level DRKM
   with the MLP level (``s_1 = s_2 = 10``) at the paper's ``lambda = 0.5, eta = 1`` (100 iterations)
   and at ``lambda = 0.01, eta = 1e-4`` trained until its objective converges (the relative change
-  of the objective over 50 iterations below 1e-4), for the three initialisations.
+  of the objective over 50 iterations below 1e-4; at most 500 iterations), for the three
+  initialisations.
 
 The results go to ``book/deep/mnist_<part>.json`` (Chapter 9 shows them and recomputes one cell).
-``python benchmarks/experiment_table2_mnist.py [--quick] [--part table2|depth|table3|all]``; its
-CPU time is printed (about 40 minutes in all on one core; ``--quick``: ``N in {50, 500}``, 2 seeds).
+``python benchmarks/experiment_table2_mnist.py [--quick] [--part table2|depth|table3|all]``; the
+CPU time of each part is printed (``--quick``: ``N in {50, 500}``, 2 seeds, nothing written). Each
+part writes its file after every finished unit (a size, a seed, a model), so a stopped run keeps
+what it finished; Chapter 9 shows the sizes whose five draws are all stored.
 """
 from __future__ import annotations
 
@@ -114,8 +117,14 @@ def table2_cell(N, seed, name):
     return int(np.sum(ova_predict(ova, data.X_test, fraction * median) == data.y_test)), fraction
 
 
+def save(name, result):
+    """Write what a part has so far (a long run that is stopped keeps its finished cells)."""
+    if SAVE:
+        (OUT / f"mnist_{name}.json").write_text(json.dumps(result, indent=1, sort_keys=True) + "\n")
+
+
 def table2(sizes, seeds):
-    out = {"correct": {}, "fraction": {}, "nn1": {}, "n_test": 2000}
+    out = {"correct": {}, "fraction": {}, "nn1": {}, "n_test": 2000, "sizes": []}
     for N in sizes:
         for seed in seeds:
             data = load_mnist_5k(N, random_state=seed)
@@ -127,18 +136,23 @@ def table2(sizes, seeds):
             print(f"  N = {N}, seed {seed}: " + ", ".join(
                 f"{name} {out['correct'][f'{N},{seed},{name}']}" for name in ARCHITECTURES)
                   + f", 1-NN {out['nn1'][f'{N},{seed}']}", flush=True)
+        out["sizes"].append(N)  # every seed of this N is done
+        save("table2", out)
     return out
 
 
 def depth(seeds, N=500):
-    """Depth with the paper's joint DKPCA (and the greedy levels) as the start, RBF deeper levels."""
-    out = {"correct": {}, "objective": {}, "n_iter": {}}
+    """Depth with the paper's joint DKPCA (and the greedy levels) as the start, RBF deeper levels.
+
+    One level has no deeper level, so its joint and greedy DKPCA are the same (KPCA): only "dkpca".
+    """
+    out = {"correct": {}, "objective": {}, "n_iter": {}, "seeds": []}
     for seed in seeds:
         data = load_mnist_5k(N, random_state=seed)
         sigma_x = median_distance(data.X_train)
         for name, s in ARCHITECTURES.items():
             params = [{"sigma": sigma_x}] + [{"sigma": float(np.sqrt(2 * sj / N))} for sj in s[:-1]]
-            for init in ("dkpca", "dkpca-greedy"):
+            for init in ("dkpca",) if len(s) == 1 else ("dkpca", "dkpca-greedy"):
                 for fine_tune in (False, True):
                     kw = dict(kernels="rbf", kernel_params=params, init=init, fine_tune=fine_tune)
                     ova = fit_quiet(OneVsRestClassifier(drkm(s, seed, sigma_x, **kw)), data.X_train, data.y_train)
@@ -150,14 +164,12 @@ def depth(seeds, N=500):
             print(f"  depth, seed {seed}, {name}: " + ", ".join(
                 f"{k.split(',', 2)[2]} {v}" for k, v in out["correct"].items() if k.startswith(f"{seed},{name},")),
                 flush=True)
+        out["seeds"].append(seed)
+        save("depth", out)
     return out
 
 
-class ObjectiveConverged(Exception):
-    pass
-
-
-def drkm_mlp_until_converged(X, y, seed, lam, eta, init, fine_tune, window=50, rtol=1e-4, max_iter=1000):
+def drkm_mlp_until_converged(X, y, seed, lam, eta, init, fine_tune, window=50, rtol=1e-4, max_iter=500):
     """Train until the objective changes by less than ``rtol`` (relative) over ``window`` iterations."""
     sigma = median_distance(X)
     kw = dict(kernels=["rbf", "linear"], kernel_params=[{"sigma": sigma}, None], classifier="mlp", lam=lam,
@@ -171,7 +183,7 @@ def drkm_mlp_until_converged(X, y, seed, lam, eta, init, fine_tune, window=50, r
     return model, (int(k[ok][0]) if ok.any() else None)
 
 
-def table3(seed=0, max_iter=1000):
+def table3(seed=0, max_iter=500):
     data = load_mnist_5k(4000, n_test=1000, random_state=seed, test_random_state=seed)
     X, y, Xt, yt = data.X_train, data.y_train, data.X_test, data.y_test
     out = {"accuracy": {}, "converged_at": {}, "train_accuracy": {}, "n_test": 1000}
@@ -184,8 +196,9 @@ def table3(seed=0, max_iter=1000):
     mlp = MLPClassifier((10,), max_iter=2000, random_state=seed).fit(X, y)
     out["accuracy"]["MLP"] = int(np.sum(mlp.predict(Xt) == yt))
     print(f"  LS-SVM {out['accuracy']['LS-SVM']}, MLP {out['accuracy']['MLP']} of 1000", flush=True)
-    inits = {"DKPCA init, no fine-tuning": ("dkpca", False), "DKPCA init, fine-tuning": ("dkpca", True),
-             "random init, end-to-end": ("random", True)}
+    save("table3", out)
+    inits = {"random init, end-to-end": ("random", True), "DKPCA init, fine-tuning": ("dkpca", True),
+             "DKPCA init, no fine-tuning": ("dkpca", False)}
     for tag, lam, eta, iters in (("paper", 0.5, 1.0, 100), ("chapter", 0.01, 1e-4, max_iter)):
         for name, (init, fine_tune) in inits.items():
             model, at = drkm_mlp_until_converged(X, y, seed, lam, eta, init, fine_tune, max_iter=iters)
@@ -195,21 +208,25 @@ def table3(seed=0, max_iter=1000):
             out["converged_at"][key] = at
             print(f"  {key}: {out['accuracy'][key]} of 1000 (train {out['train_accuracy'][key]:.3f}), "
                   f"objective converged at {at}", flush=True)
+            save("table3", out)
     return out
 
 
+SAVE = True
+
+
 def main(part="all", quick=False):
+    global SAVE
+    SAVE = not quick
     seeds = range(2) if quick else range(5)
     for name, run in (("table2", lambda: table2((50, 500) if quick else SIZES, seeds)),
-                      ("depth", lambda: depth(range(2) if quick else range(3))), ("table3", lambda: table3(max_iter=300 if quick else 1000))):
+                      ("depth", lambda: depth(range(2) if quick else range(3))), ("table3", lambda: table3(max_iter=300 if quick else 500))):
         if part not in ("all", name):
             continue
         t0 = time.process_time()
         print(f"{name}:", flush=True)
-        result = run()
+        run()
         print(f"{name}: {time.process_time() - t0:.0f} s CPU", flush=True)
-        if not quick:
-            (OUT / f"mnist_{name}.json").write_text(json.dumps(result, indent=1, sort_keys=True) + "\n")
 
 
 if __name__ == "__main__":

@@ -381,3 +381,20 @@ def test_smoother_set_after_fit_is_used_and_checked():
     model.set_params(smoother_sigma=1e-300)
     with pytest.raises(ValueError, match="smoother_sigma"):
         model.predict(X[:5])
+
+
+def test_defaults_are_usable_on_digits_the_shared_outputs_are_documented():
+    """Issue 19: with the old defaults (sigma = 1, smoother 1, RBF level 2) digits scored 84 % (6,)
+    and 58 % (3, 3). The book's defaults: (6,) and the paper's one-vs-all reach > 90 %; the shared
+    (3, 3) outputs underfit ten classes, which the docstring's Notes explain."""
+    from sklearn.multiclass import OneVsRestClassifier
+
+    from rkmlearn.datasets import load_digits_split
+
+    d = load_digits_split(300, n_test=300, random_state=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        one = DeepRKMClassifier((6,), random_state=0).fit(d.X_train, d.y_train).score(d.X_test, d.y_test)
+        ova = OneVsRestClassifier(DeepRKMClassifier(random_state=0)).fit(d.X_train, d.y_train)
+    assert one > 0.88 and ova.score(d.X_test, d.y_test) > 0.93, (one, ova.score(d.X_test, d.y_test))
+    assert "OneVsRestClassifier(DeepRKMClassifier())" in DeepRKMClassifier.__doc__
