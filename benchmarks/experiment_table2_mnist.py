@@ -117,10 +117,29 @@ def table2_cell(N, seed, name):
     return int(np.sum(ova_predict(ova, data.X_test, fraction * median) == data.y_test)), fraction
 
 
+def _merge(old, new):
+    for key, value in new.items():
+        if isinstance(value, dict) and isinstance(old.get(key), dict):
+            _merge(old[key], value)
+        elif isinstance(value, list) and isinstance(old.get(key), list):
+            old[key] = sorted(set(old[key]) | set(value))
+        else:
+            old[key] = value
+    return old
+
+
 def save(name, result):
-    """Write what a part has so far (a long run that is stopped keeps its finished cells)."""
-    if SAVE:
-        (OUT / f"mnist_{name}.json").write_text(json.dumps(result, indent=1, sort_keys=True) + "\n")
+    """Merge what a part has so far into its file (a stopped run keeps its finished cells; several
+    processes, e.g. one per training size, can fill one file: a lock serialises them)."""
+    if not SAVE:
+        return
+    import fcntl
+
+    path = OUT / f"mnist_{name}.json"
+    with open(OUT / f".mnist_{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        merged = _merge(json.loads(path.read_text()) if path.exists() else {}, result)
+        path.write_text(json.dumps(merged, indent=1, sort_keys=True) + "\n")
 
 
 def table2(sizes, seeds):
@@ -153,14 +172,16 @@ def depth(seeds, N=500):
         for name, s in ARCHITECTURES.items():
             params = [{"sigma": sigma_x}] + [{"sigma": float(np.sqrt(2 * sj / N))} for sj in s[:-1]]
             for init in ("dkpca",) if len(s) == 1 else ("dkpca", "dkpca-greedy"):
+                # the DKPCA levels do not see the labels: computed once, shared by the ten binary models
+                unsupervised = fit_quiet(drkm(s, seed, sigma_x, kernels="rbf", kernel_params=params, init=init,
+                                              fine_tune=False, max_iter=0), data.X_train, data.y_train == 0)
+                out["objective"][f"{seed},{name},{init}"] = unsupervised.init_objective_
+                out["n_iter"][f"{seed},{name},{init}"] = unsupervised.dkpca_n_iter_
                 for fine_tune in (False, True):
-                    kw = dict(kernels="rbf", kernel_params=params, init=init, fine_tune=fine_tune)
+                    kw = dict(kernels="rbf", kernel_params=params, init=unsupervised.H_, fine_tune=fine_tune)
                     ova = fit_quiet(OneVsRestClassifier(drkm(s, seed, sigma_x, **kw)), data.X_train, data.y_train)
                     key = f"{seed},{name},{init},{fine_tune}"
                     out["correct"][key] = int(np.sum(ova_predict(ova, data.X_test, 0.25 * sigma_x) == data.y_test))
-                    first = ova.estimators_[0]  # the DKPCA levels do not see the labels: one objective
-                    out["objective"][f"{seed},{name},{init}"] = first.init_objective_
-                    out["n_iter"][f"{seed},{name},{init}"] = first.dkpca_n_iter_
             print(f"  depth, seed {seed}, {name}: " + ", ".join(
                 f"{k.split(',', 2)[2]} {v}" for k, v in out["correct"].items() if k.startswith(f"{seed},{name},")),
                 flush=True)
@@ -183,24 +204,21 @@ def drkm_mlp_until_converged(X, y, seed, lam, eta, init, fine_tune, window=50, r
     return model, (int(k[ok][0]) if ok.any() else None)
 
 
-def table3(seed=0, max_iter=500):
+TABLE3_INITS = {"random": ("random init, end-to-end", "random", True),
+                "dkpca": ("DKPCA init, fine-tuning", "dkpca", True),
+                "dkpca-fixed": ("DKPCA init, no fine-tuning", "dkpca", False)}
+
+
+def table3(seed=0, max_iter=500, tags=("baselines", "paper", "chapter"), inits=tuple(TABLE3_INITS)):
     data = load_mnist_5k(4000, n_test=1000, random_state=seed, test_random_state=seed)
     X, y, Xt, yt = data.X_train, data.y_train, data.X_test, data.y_test
-    out = {"accuracy": {}, "converged_at": {}, "train_accuracy": {}, "n_test": 1000}
-    sigma = median_distance(X)
-    classes = np.arange(10)
-    Y = np.where(y[:, None] == classes[None, :], 1.0, -1.0)
-    kernel = RBF(sigma)
-    alpha, b = BorderedSolver(kernel(X) + np.eye(len(y)) / 10.0, np.ones(len(y))).solve(Y)
-    out["accuracy"]["LS-SVM"] = int(np.sum(np.argmax(kernel(Xt, X) @ alpha + b, axis=1) == yt))
-    mlp = MLPClassifier((10,), max_iter=2000, random_state=seed).fit(X, y)
-    out["accuracy"]["MLP"] = int(np.sum(mlp.predict(Xt) == yt))
-    print(f"  LS-SVM {out['accuracy']['LS-SVM']}, MLP {out['accuracy']['MLP']} of 1000", flush=True)
-    save("table3", out)
-    inits = {"random init, end-to-end": ("random", True), "DKPCA init, fine-tuning": ("dkpca", True),
-             "DKPCA init, no fine-tuning": ("dkpca", False)}
+    out = {"accuracy": {}, "converged_at": {}, "train_accuracy": {}, "n_test": 1000, "max_iter": max_iter}
+    if "baselines" in tags:
+        table3_baselines(X, y, Xt, yt, seed, out)
     for tag, lam, eta, iters in (("paper", 0.5, 1.0, 100), ("chapter", 0.01, 1e-4, max_iter)):
-        for name, (init, fine_tune) in inits.items():
+        if tag not in tags:
+            continue
+        for name, init, fine_tune in (TABLE3_INITS[k] for k in inits):
             model, at = drkm_mlp_until_converged(X, y, seed, lam, eta, init, fine_tune, max_iter=iters)
             key = f"DRKM-MLP, {name}, {tag}"
             out["accuracy"][key] = int(np.sum(model.predict(Xt) == yt))
@@ -212,15 +230,30 @@ def table3(seed=0, max_iter=500):
     return out
 
 
+def table3_baselines(X, y, Xt, yt, seed, out):
+    sigma = median_distance(X)
+    classes = np.arange(10)
+    Y = np.where(y[:, None] == classes[None, :], 1.0, -1.0)
+    kernel = RBF(sigma)
+    alpha, b = BorderedSolver(kernel(X) + np.eye(len(y)) / 10.0, np.ones(len(y))).solve(Y)
+    out["accuracy"]["LS-SVM"] = int(np.sum(np.argmax(kernel(Xt, X) @ alpha + b, axis=1) == yt))
+    mlp = MLPClassifier((10,), max_iter=2000, random_state=seed).fit(X, y)
+    out["accuracy"]["MLP"] = int(np.sum(mlp.predict(Xt) == yt))
+    print(f"  LS-SVM {out['accuracy']['LS-SVM']}, MLP {out['accuracy']['MLP']} of 1000", flush=True)
+    save("table3", out)
+
+
 SAVE = True
 
 
-def main(part="all", quick=False):
+def main(part="all", quick=False, sizes=None, seeds=None, tags=None, inits=None):
     global SAVE
     SAVE = not quick
-    seeds = range(2) if quick else range(5)
-    for name, run in (("table2", lambda: table2((50, 500) if quick else SIZES, seeds)),
-                      ("depth", lambda: depth(range(2) if quick else range(3))), ("table3", lambda: table3(max_iter=300 if quick else 500))):
+    sizes = sizes or ((50, 500) if quick else SIZES)
+    t3 = {k: v for k, v in (("tags", tags), ("inits", inits)) if v}
+    for name, run in (("table2", lambda: table2(sizes, seeds or (range(2) if quick else range(5)))),
+                      ("depth", lambda: depth(seeds or (range(2) if quick else range(3)))),
+                      ("table3", lambda: table3(max_iter=300 if quick else 500, **t3))):
         if part not in ("all", name):
             continue
         t0 = time.process_time()
@@ -233,5 +266,9 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="N in {50, 500}, 2 seeds; nothing written")
     parser.add_argument("--part", default="all", choices=("all", "table2", "depth", "table3"))
+    parser.add_argument("--sizes", type=int, nargs="+", help="table2: these N only")
+    parser.add_argument("--seeds", type=int, nargs="+", help="table2, depth: these seeds only")
+    parser.add_argument("--tags", nargs="+", choices=("baselines", "paper", "chapter"), help="table3: these runs")
+    parser.add_argument("--inits", nargs="+", choices=tuple(TABLE3_INITS), help="table3: these DRKM-MLP starts")
     args = parser.parse_args()
-    main(args.part, args.quick)
+    main(args.part, args.quick, args.sizes, args.seeds, args.tags, args.inits)

@@ -398,3 +398,20 @@ def test_defaults_are_usable_on_digits_the_shared_outputs_are_documented():
         ova = OneVsRestClassifier(DeepRKMClassifier(random_state=0)).fit(d.X_train, d.y_train)
     assert one > 0.88 and ova.score(d.X_test, d.y_test) > 0.93, (one, ova.score(d.X_test, d.y_test))
     assert "OneVsRestClassifier(DeepRKMClassifier())" in DeepRKMClassifier.__doc__
+
+
+def test_given_levels_as_init():
+    X, y = _moons()
+    base = _model(init="dkpca", fine_tune=False, max_iter=0).fit(X, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        given = _model(init=base.H_, fine_tune=False, max_iter=50).fit(X, y)
+        again = _model(init="dkpca", fine_tune=False, max_iter=50).fit(X, y)
+    # the given levels are projected onto the Stiefel manifold again: equal up to rounding
+    assert all(np.abs(a - b).max() <= 1e-12 for a, b in zip(given.H_, again.H_))
+    np.testing.assert_allclose(given.coef_, again.coef_, rtol=1e-8, atol=1e-10)
+    assert given.init_objective_ == pytest.approx(again.init_objective_, rel=1e-12)
+    with pytest.raises(ValueError, match="one array per level"):
+        _model(init=base.H_[:1]).fit(X, y)
+    with pytest.raises(ValueError, match=r"init\[1\]"):
+        _model(init=[base.H_[0], base.H_[1][:10]]).fit(X, y)

@@ -25,7 +25,7 @@ from ..kernels import make_kernel, squared_euclidean_distances
 from ..level import solve_level
 from ..preimage import kernel_smoother
 from ..solvers.eigen import rank_tolerance
-from ..solvers.stiefel import constraint_violation, projected_gradient
+from ..solvers.stiefel import constraint_violation, project_stiefel, projected_gradient
 from ..views import View
 from .coding import encode_labels, output_codebook
 from .deep_objective import DIFFERENTIABLE_KERNELS, deep_objective, lssvm_loss, mlp_forward, mlp_loss
@@ -93,14 +93,16 @@ class DeepRKMClassifier(ClassifierMixin, TransformerMixin, BaseEstimator):
         ``sklearn.multiclass.OneVsRestClassifier(DeepRKMClassifier(...))``.
     n_hidden : int, default=10
         Hidden units of the MLP level (the paper's 10).
-    init : {"random", "dkpca", "dkpca-greedy"}, default="random"
+    init : {"random", "dkpca", "dkpca-greedy"} or list of ndarray, default="random"
         ``"random"``: standard normal ``H_j`` projected onto the Stiefel manifold (end-to-end
         training); ``"dkpca"``: the paper's deep KPCA, the minimiser of the joint unsupervised
         objective of all levels (:eq:`eq-deep-dkpca`, the classifier term off), by projected
         gradients started from the greedy levels; ``"dkpca-greedy"``: the levels one after the
         other with :func:`~rkmlearn.level.solve_level` (level ``j`` the KPCA of ``H_{j-1}``).
         With linear deeper levels both are optimal (Chapter 9); an RBF deeper level makes the
-        joint objective lower.
+        joint objective lower. A list of ``L`` arrays ``(n_samples, s_j)``: these levels (projected
+        onto the Stiefel manifolds), e.g. the ``H_`` of one unsupervised fit shared by the ``p``
+        binary models of a one-vs-all scheme.
     dkpca_max_iter : int, default=1000
         Projected-gradient iterations of the joint deep KPCA (``init="dkpca"``); it stops earlier
         when the Riemannian gradient norm is ``<= tol * max(1, |J|)``.
@@ -247,7 +249,8 @@ class DeepRKMClassifier(ClassifierMixin, TransformerMixin, BaseEstimator):
         self._check_smoother()
         check_scalar_range(self.learning_rate, "learning_rate", low=0.0)
         check_option(self.classifier, "classifier", ("lssvm", "mlp"))
-        check_option(self.init, "init", ("random", "dkpca", "dkpca-greedy"))
+        if isinstance(self.init, str) or not isinstance(self.init, (list, tuple)):
+            check_option(self.init, "init", ("random", "dkpca", "dkpca-greedy"))
         check_scalar_range(self.dkpca_max_iter, "dkpca_max_iter", low=0, low_inclusive=True, integer=True)
         check_scalar_range(self.n_hidden, "n_hidden", low=1, low_inclusive=True, integer=True)
         check_scalar_range(self.max_iter, "max_iter", low=0, low_inclusive=True, integer=True)
@@ -291,9 +294,9 @@ class DeepRKMClassifier(ClassifierMixin, TransformerMixin, BaseEstimator):
                 )
         Hs = self._initial_levels(X, view, s, kernels, rng)
         self.init_objective_ = self.dkpca_n_iter_ = None
-        if self.init == "dkpca":
+        if isinstance(self.init, str) and self.init == "dkpca":
             Hs = self._joint_dkpca(K0_c, kernels, etas, Hs)
-        if self.init != "random":
+        if not (isinstance(self.init, str) and self.init == "random"):
             self.init_objective_ = float(deep_objective(K0_c, kernels, etas)[0](Hs))
         theta, head = self._initial_classifier(s[-1], labels, rng)
 
@@ -365,6 +368,14 @@ class DeepRKMClassifier(ClassifierMixin, TransformerMixin, BaseEstimator):
         return list(result.X)
 
     def _initial_levels(self, X, view, s, kernels, rng):
+        if isinstance(self.init, (list, tuple)):  # given levels, e.g. one DKPCA shared by p binary models
+            if len(self.init) != len(s):
+                raise ValueError(f"init: one array per level ({len(s)}) is needed; got {len(self.init)}.")
+            Hs = [check_array(H, f"init[{j}]") for j, H in enumerate(self.init)]
+            for j, (H, sj) in enumerate(zip(Hs, s)):
+                if H.shape != (X.shape[0], sj):
+                    raise ValueError(f"init[{j}] must have shape {(X.shape[0], sj)} (n_samples, s_j); got {H.shape}.")
+            return [project_stiefel(H) for H in Hs]
         if self.init == "random":
             return [np.linalg.svd(rng.standard_normal((X.shape[0], sj)), full_matrices=False)[0] for sj in s]
         seed = rng.randint(np.iinfo(np.int32).max)  # ARPACK's start vector: the same H for the same seed
