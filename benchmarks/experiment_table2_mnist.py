@@ -136,7 +136,9 @@ def save(name, result):
     import fcntl
 
     path = OUT / f"mnist_{name}.json"
-    with open(OUT / f".mnist_{name}.lock", "w") as lock:
+    import tempfile
+
+    with open(pathlib.Path(tempfile.gettempdir()) / f"rkmlearn_mnist_{name}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         merged = _merge(json.loads(path.read_text()) if path.exists() else {}, result)
         path.write_text(json.dumps(merged, indent=1, sort_keys=True) + "\n")
