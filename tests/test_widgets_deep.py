@@ -31,7 +31,7 @@ def test_state_is_the_dkpca_model_and_its_test_accuracy(data, explorer):
     X, y, X_test, y_test = data
     E, accuracy = explorer.state_data(3, 4)
     model = DeepRKMClassifier((6, 4, 4), kernels="rbf", kernel_params=[{"sigma": 3.0}, {"sigma": 0.2}, {"sigma": 0.2}],
-                              init="dkpca", fine_tune=False, smoother_sigma=2.0, random_state=0).fit(X, y)
+                              init="dkpca-greedy", fine_tune=False, smoother_sigma=2.0, random_state=0).fit(X, y)
     np.testing.assert_array_equal(E, model.H_[-1][:, :2])
     assert accuracy == model.score(X_test, y_test) > 0.5
     E1, _ = explorer.state_data(2, 1)

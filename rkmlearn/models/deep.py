@@ -10,11 +10,12 @@ its gradients are the pure functions of :mod:`rkmlearn.models.deep_objective`.
 
 from __future__ import annotations
 
+import warnings
 from numbers import Integral, Real
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, TransformerMixin
-from sklearn.exceptions import NotFittedError
+from sklearn.exceptions import ConvergenceWarning, NotFittedError
 
 
 from .._validation import (check_array, check_class_labels, check_n_components, check_n_features, check_option,
@@ -23,12 +24,18 @@ from ..base import estimator_init
 from ..kernels import make_kernel, squared_euclidean_distances
 from ..level import solve_level
 from ..preimage import kernel_smoother
-from ..solvers.stiefel import constraint_violation, projected_gradient
+from ..solvers.eigen import rank_tolerance
+from ..solvers.stiefel import constraint_violation, project_stiefel, projected_gradient
 from ..views import View
 from .coding import encode_labels, output_codebook
 from .deep_objective import DIFFERENTIABLE_KERNELS, deep_objective, lssvm_loss, mlp_forward, mlp_loss
 
-__all__ = ["DeepRKMClassifier"]
+__all__ = ["DeepRKMClassifier", "SMOOTHER_FRACTION"]
+
+#: Default smoother bandwidth as a fraction of the median distance between two training points. On
+#: MNIST a validation split picks 0.6 for 50 training images, 0.25 to 0.6 for 100 and 0.15 to 0.25
+#: for 250 to 1000 (``benchmarks/experiment_table2_mnist.py``, Chapter 9): 0.25 is in the middle.
+SMOOTHER_FRACTION = 0.25
 
 
 def _per_level(value, L, name, kind):
@@ -62,13 +69,17 @@ class DeepRKMClassifier(ClassifierMixin, TransformerMixin, BaseEstimator):
     n_components : int or sequence of int, default=(3, 3)
         ``s_j`` per level; its length is the number of levels ``L`` (an int: one level).
         ``1 <= s_j <= n_samples - 1``.
-    kernels : str, Kernel or list, default="rbf"
+    kernels : str, Kernel, list or None, default=None
         Kernel of each level (one for all, or one per level). Levels ``j >= 2`` need a kernel
-        whose gradient is coded: ``"rbf"`` or ``"linear"``.
+        whose gradient is coded: ``"rbf"`` or ``"linear"``. None: the book's choice (Chapter 9),
+        ``"rbf"`` for level 1 and ``"linear"`` for the deeper levels, which need no bandwidth
+        (``"rbf"`` for a deeper level whose ``kernel_params`` give a ``sigma``).
     kernel_params : dict, None or list, default=None
         Kernel hyperparameters, one dict for all levels or one per level (e.g.
         ``[{"sigma": 3.0}, {"sigma": 0.1}]``; the rows of ``H_j`` have norms about
-        ``sqrt(s_j / N)``, so level ``j >= 2`` bandwidths are small).
+        ``sqrt(s_j / N)``, so level ``j >= 2`` bandwidths are small). None (or None for level 1)
+        with an RBF level 1: ``sigma`` is the median distance between two training points (the
+        paper's rule; stored in ``level_sigma_``).
     etas : float or sequence of float, default=1.0
         ``eta_j > 0`` of each KPCA level (the paper uses 1).
     lam : float, default=0.5
@@ -83,25 +94,52 @@ class DeepRKMClassifier(ClassifierMixin, TransformerMixin, BaseEstimator):
         ``sklearn.multiclass.OneVsRestClassifier(DeepRKMClassifier(...))``.
     n_hidden : int, default=10
         Hidden units of the MLP level (the paper's 10).
-    init : {"random", "dkpca"}, default="random"
+    init : {"random", "dkpca", "dkpca-greedy"} or list of ndarray, default="random"
         ``"random"``: standard normal ``H_j`` projected onto the Stiefel manifold (end-to-end
-        training); ``"dkpca"``: the unsupervised deep KPCA levels, one after the other with
-        :func:`~rkmlearn.level.solve_level`.
+        training); ``"dkpca"``: the paper's deep KPCA, the minimiser of the joint unsupervised
+        objective of all levels (:eq:`eq-deep-dkpca`, the classifier term off), by projected
+        gradients started from the greedy levels; ``"dkpca-greedy"``: the levels one after the
+        other with :func:`~rkmlearn.level.solve_level` (level ``j`` the KPCA of ``H_{j-1}``).
+        With linear deeper levels both are optimal (Chapter 9); an RBF deeper level makes the
+        joint objective lower. A list of ``L`` arrays ``(n_samples, s_j)``: these levels (projected
+        onto the Stiefel manifolds), e.g. the ``H_`` of one unsupervised fit shared by the ``p``
+        binary models of a one-vs-all scheme.
+    dkpca_max_iter : int, default=1000
+        Projected-gradient iterations of the joint deep KPCA (``init="dkpca"``); it stops earlier
+        when the Riemannian gradient norm is ``<= tol * max(1, |J|)``.
     fine_tune : bool, default=True
         False: keep the initial ``H_j`` and train the classifier weights only (the paper's
         "DKPCA initialisation, no fine-tuning").
-    smoother_sigma : float, default=1.0
-        ``sigma~ > 0``, bandwidth of the Gaussian kernel smoother :eq:`eq-deep-smoother` (input units).
+    smoother_sigma : float or None, default=None
+        ``sigma~ > 0``, bandwidth of the Gaussian kernel smoother :eq:`eq-deep-smoother` (input
+        units). None: ``SMOOTHER_FRACTION`` (0.25) times the median distance between two training
+        points (stored in ``smoother_sigma_``); validation on MNIST picks 0.15 to 0.6, larger for
+        fewer training points (Chapter 9). It acts at prediction only: ``set_params`` after fit
+        changes it without refitting.
     learning_rate : float, default=0.03
         ``> 0``, Adam's step size for the MLP weights (Adam, as the paper; unused by the LS-SVM).
         Adam's usual 1e-3 barely moves the weights in 100 iterations (digits, ``N = 500``: about 20%
         training accuracy); 0.03 fits them (100% with fine-tuning), its objective not rising in those
         runs; 0.3 can diverge.
     max_iter : int, default=100
-        Projected-gradient iterations (the paper trains for at most 100).
+        Projected-gradient iterations (the paper trains for at most 100). A run that stops there
+        before ``tol`` warns (:class:`~sklearn.exceptions.ConvergenceWarning`); the paper's fixed
+        budget does not converge, which is expected.
     tol : float, default=1e-8
         Stop when the Riemannian gradient norm is ``<= tol * max(1, |J|)``.
     random_state : int, RandomState, Generator or None, default=None
+
+    Notes
+    -----
+    **Defaults.** The defaults are the book's settings for one binary problem: ``(3, 3)``
+    components, RBF level 1 at the median distance, a linear level 2, the paper's ``lambda = 0.5``,
+    ``eta_j = eta = 1``, 100 iterations. For ``p > 2`` classes, ``p`` one-vs-all outputs share the
+    last level's ``s_L`` features and cannot all be fitted when ``s_L < p - 1`` (Chapter 9: on
+    MNIST digits three shared features underfit); use the paper's one-vs-all,
+    ``OneVsRestClassifier(DeepRKMClassifier())``, or ``s_L >= p - 1``. The MLP level
+    (``classifier="mlp"``) needs a smaller ``lam`` and ``eta`` than the paper's (e.g. 0.01 and
+    1e-4): its cross-entropy is weighted by ``1 / (2 lam N)``, which the weight decay and the
+    KPCA terms swamp at ``lam = 0.5`` (a warning says so when it predicts one class).
 
     Attributes
     ----------
@@ -119,13 +157,23 @@ class DeepRKMClassifier(ClassifierMixin, TransformerMixin, BaseEstimator):
     converged_ : bool
     objective_ : float
         Final value of :eq:`eq-deep-lssvm` / :eq:`eq-deep-mlp`.
+    init_objective_ : float or None
+        Deep KPCA objective :eq:`eq-deep-dkpca` of the levels training starts from (``init="dkpca"``:
+        the joint minimiser; ``"dkpca-greedy"``: the greedy levels); None for ``init="random"``.
+    dkpca_n_iter_ : int or None
+        Iterations of the joint deep KPCA (``init="dkpca"``).
+    level_sigma_ : float or None
+        Level 1's RBF bandwidth (the median distance when not given).
+    smoother_sigma_ : float
+        The smoother bandwidth used by :meth:`transform`.
     n_features_in_ : int
 
     Examples
     --------
     >>> from sklearn.datasets import make_moons
     >>> X, y = make_moons(80, noise=0.1, random_state=0)
-    >>> model = DeepRKMClassifier(n_components=(4, 2), kernel_params=[{"sigma": 0.5}, {"sigma": 0.2}],
+    >>> model = DeepRKMClassifier(n_components=(4, 2), kernels="rbf",
+    ...                           kernel_params=[{"sigma": 0.5}, {"sigma": 0.2}],
     ...                           smoother_sigma=0.2, random_state=0).fit(X, y)
     >>> [round(float(np.abs(H.T @ H - np.eye(H.shape[1])).max()), 12) for H in model.H_]
     [0.0, 0.0]
@@ -136,7 +184,7 @@ class DeepRKMClassifier(ClassifierMixin, TransformerMixin, BaseEstimator):
     __init__ = estimator_init(
         {"n_components": (3, 3)},
         {
-            "kernels": "rbf",
+            "kernels": None,
             "kernel_params": None,
             "etas": 1.0,
             "lam": 0.5,
@@ -144,8 +192,9 @@ class DeepRKMClassifier(ClassifierMixin, TransformerMixin, BaseEstimator):
             "classifier": "lssvm",
             "n_hidden": 10,
             "init": "random",
+            "dkpca_max_iter": 1000,
             "fine_tune": True,
-            "smoother_sigma": 1.0,
+            "smoother_sigma": None,
             "learning_rate": 0.03,
             "max_iter": 100,
             "tol": 1e-8,
@@ -161,21 +210,51 @@ class DeepRKMClassifier(ClassifierMixin, TransformerMixin, BaseEstimator):
             raise ValueError("n_components must name at least one level (n_levels >= 1), e.g. (3, 3).")
         s = [check_n_components(v, n - 1, "n_components", what="n_samples - 1") for v in s]
         L = len(s)
-        names = _per_level(self.kernels, L, "kernels", "kernel")
         params = _per_level(self.kernel_params, L, "kernel_params", "dict or None")
-        for p in params:
+        if self.kernels is None:  # RBF level 1; a deeper level is RBF if given a bandwidth, else linear
+            kernels = ["rbf"] + ["rbf" if isinstance(p, dict) and "sigma" in p else "linear" for p in params[1:]]
+        else:
+            kernels = self.kernels
+        names = _per_level(kernels, L, "kernels", "kernel")
+        for j, p in enumerate(params):
             if p is not None and not isinstance(p, dict):
                 raise ValueError(f"kernel_params must be dicts such as {{'sigma': 2.0}} or None; got {p!r}.")
+            if p is not None and "sigma" in p:
+                # the gradient of an RBF level divides by sigma^2 (kernel_trace_gradient): it must be a
+                # normal float64, and so must 1 / sigma^2
+                sigma = check_scalar_range(p["sigma"], f"kernel_params[{j}]['sigma']", low=0.0)
+                if not 1e-150 <= sigma <= 1e150:
+                    raise ValueError(
+                        f"kernel_params[{j}]['sigma'] must lie in [1e-150, 1e150] (its square and inverse "
+                        f"square must be finite float64 numbers); got {sigma!r}. Use a bandwidth on the "
+                        "scale of the level's inputs (level 1: the distances between samples; level j >= 2: "
+                        "about sqrt(s_(j-1) / n_samples))."
+                    )
         etas = [check_scalar_range(e, "etas", low=0.0) for e in _per_level(self.etas, L, "etas", "float")]
         return s, names, params, etas
+
+    def _check_smoother(self):
+        """``smoother_sigma`` as a float, or None; checked at fit and again at prediction (set_params)."""
+        if self.smoother_sigma is None:
+            return None
+        sigma = check_scalar_range(self.smoother_sigma, "smoother_sigma", low=0.0)
+        if not 1e-150 <= sigma <= 1e150:  # the smoother divides by 2 sigma~^2
+            raise ValueError(
+                f"smoother_sigma must lie in [1e-150, 1e150] (2 sigma~^2 must be a finite, nonzero "
+                f"float64); got {sigma!r}. Use a bandwidth on the scale of the distances between "
+                "samples, or None (a fraction of the median distance)."
+            )
+        return float(sigma)
 
     def _check_parameters(self):
         check_scalar_range(self.lam, "lam", low=0.0)
         check_scalar_range(self.eta, "eta", low=0.0)
-        check_scalar_range(self.smoother_sigma, "smoother_sigma", low=0.0)
+        self._check_smoother()
         check_scalar_range(self.learning_rate, "learning_rate", low=0.0)
         check_option(self.classifier, "classifier", ("lssvm", "mlp"))
-        check_option(self.init, "init", ("random", "dkpca"))
+        if isinstance(self.init, str) or not isinstance(self.init, (list, tuple)):
+            check_option(self.init, "init", ("random", "dkpca", "dkpca-greedy"))
+        check_scalar_range(self.dkpca_max_iter, "dkpca_max_iter", low=0, low_inclusive=True, integer=True)
         check_scalar_range(self.n_hidden, "n_hidden", low=1, low_inclusive=True, integer=True)
         check_scalar_range(self.max_iter, "max_iter", low=0, low_inclusive=True, integer=True)
         check_scalar_range(self.tol, "tol", low=0.0, low_inclusive=True)
@@ -193,8 +272,22 @@ class DeepRKMClassifier(ClassifierMixin, TransformerMixin, BaseEstimator):
         L = len(s)
         rng = check_random_state(self.random_state)
 
-        view = View(kernel=kernel_names[0], kernel_params=kernel_params[0]).fit(X)
+        level1_params = kernel_params[0]
+        auto_sigma = kernel_names[0] == "rbf" and (level1_params is None or "sigma" not in level1_params)
+        median = self._median_distance(X) if auto_sigma or self.smoother_sigma is None else None
+        if auto_sigma:
+            level1_params = {**(level1_params or {}), "sigma": median}  # the paper's rule
+        view = View(kernel=kernel_names[0], kernel_params=level1_params).fit(X)
         K0_c = view.centred_gram()
+        if np.abs(K0_c).max() <= rank_tolerance(n) * view.scale_:
+            raise ValueError(
+                f"X: the centred kernel matrix of level 1 ({view.description}) is zero to rounding, i.e. all "
+                "samples look alike in feature space (constant X, or kernel_params far outside the scale of "
+                "X). Check the data and the kernel parameters."
+            )
+        self.level_sigma_ = getattr(view.kernel_, "sigma", None)
+        self.smoother_sigma_ = (SMOOTHER_FRACTION * median if self.smoother_sigma is None
+                                else float(self.smoother_sigma))
         kernels = [make_kernel(k, **(p or {})) for k, p in zip(kernel_names[1:], kernel_params[1:])]
         for k in kernels:
             if not isinstance(k, DIFFERENTIABLE_KERNELS):
@@ -203,6 +296,11 @@ class DeepRKMClassifier(ClassifierMixin, TransformerMixin, BaseEstimator):
                     f"is coded for these); got {k!r}."
                 )
         Hs = self._initial_levels(X, view, s, kernels, rng)
+        self.init_objective_ = self.dkpca_n_iter_ = None
+        if isinstance(self.init, str) and self.init == "dkpca":
+            Hs = self._joint_dkpca(K0_c, kernels, etas, Hs)
+        if not (isinstance(self.init, str) and self.init == "random"):
+            self.init_objective_ = float(deep_objective(K0_c, kernels, etas)[0](Hs))
         theta, head = self._initial_classifier(s[-1], labels, rng)
 
         fun, grad = deep_objective(K0_c, kernels, etas, head=head)
@@ -227,11 +325,60 @@ class DeepRKMClassifier(ClassifierMixin, TransformerMixin, BaseEstimator):
         self._set_classifier(theta)
         self.history_, self.n_iter_, self.converged_ = result.history, result.n_iter, result.converged
         self.objective_ = float(result.fun)
+        if not self.converged_ and self.max_iter > 0:
+            warnings.warn(
+                f"DeepRKMClassifier stopped at max_iter={self.max_iter} before the gradient norm reached "
+                f"tol={self.tol} (objective {self.objective_:.6g}). The paper's fixed budget is 100 "
+                "iterations; raise max_iter to train to convergence.",
+                ConvergenceWarning,
+                stacklevel=2,
+            )
+        if np.unique(self._train_predictions()).size == 1:
+            hint = (" The MLP level's cross-entropy is weighted by 1/(2 lam N): lower lam and eta (e.g. "
+                    "lam=0.01, eta=1e-4)." if self.classifier == "mlp" else " Lower lam or eta.")
+            warnings.warn(
+                f"DeepRKMClassifier predicts one class for every training sample (lam={self.lam}, "
+                f"eta={self.eta}): the classifier term is swamped by the weight decay.{hint}",
+                ConvergenceWarning,
+                stacklevel=2,
+            )
         self.kernels_ = [view.kernel_] + kernels
         self.X_fit_, self.n_features_in_ = view.X_, X.shape[1]
         return self
 
+    @staticmethod
+    def _median_distance(X):
+        """Median distance between two distinct rows of ``X`` (the paper's RBF bandwidth rule)."""
+        D = squared_euclidean_distances(X)
+        d = np.sqrt(D[np.triu_indices_from(D, k=1)])
+        d = d[d > 0]
+        if d.size == 0:
+            raise ValueError("X: all samples are identical (constant X); the classifier has nothing to learn.")
+        return float(np.median(d))
+
+    def _train_predictions(self):
+        scores = self._scores(self.H_[-1])
+        if scores.shape[1] == 1:
+            return scores[:, 0] > 0
+        return np.argmax(scores, axis=1)
+
+    def _joint_dkpca(self, K0_c, kernels, etas, Hs):
+        """The paper's deep KPCA: all levels minimise their joint objective, from the greedy levels."""
+        fun, grad = deep_objective(K0_c, kernels, etas)
+        result = projected_gradient(fun, grad, Hs, blocks=("stiefel",) * len(Hs), max_iter=self.dkpca_max_iter,
+                                    tol=self.tol)
+        self.dkpca_n_iter_ = result.n_iter
+        return list(result.X)
+
     def _initial_levels(self, X, view, s, kernels, rng):
+        if isinstance(self.init, (list, tuple)):  # given levels, e.g. one DKPCA shared by p binary models
+            if len(self.init) != len(s):
+                raise ValueError(f"init: one array per level ({len(s)}) is needed; got {len(self.init)}.")
+            Hs = [check_array(H, f"init[{j}]") for j, H in enumerate(self.init)]
+            for j, (H, sj) in enumerate(zip(Hs, s)):
+                if H.shape != (X.shape[0], sj):
+                    raise ValueError(f"init[{j}] must have shape {(X.shape[0], sj)} (n_samples, s_j); got {H.shape}.")
+            return [project_stiefel(H) for H in Hs]
         if self.init == "random":
             return [np.linalg.svd(rng.standard_normal((X.shape[0], sj)), full_matrices=False)[0] for sj in s]
         seed = rng.randint(np.iinfo(np.int32).max)  # ARPACK's start vector: the same H for the same seed
@@ -278,7 +425,8 @@ class DeepRKMClassifier(ClassifierMixin, TransformerMixin, BaseEstimator):
         r"""Last level's hidden features of new points by the kernel smoother :eq:`eq-deep-smoother`.
 
         ``h* = sum_i k~(x_i, x) h_i / sum_i k~(x_i, x)`` with the Gaussian ``k~`` of bandwidth
-        ``smoother_sigma``. Each row's weights are computed from the squared distances minus their
+        ``smoother_sigma`` (``smoother_sigma_`` when it is None). Each row's weights are computed from
+        the squared distances minus their
         smallest value (a factor per row, which the normalisation cancels), so far-away points do not
         underflow to zero weights.
         """
@@ -287,7 +435,9 @@ class DeepRKMClassifier(ClassifierMixin, TransformerMixin, BaseEstimator):
         check_n_features(X, self.n_features_in_, "X", estimator_name=self)
         D = squared_euclidean_distances(X, self.X_fit_)
         D -= D.min(axis=1, keepdims=True)
-        weights = np.exp(-D / (2.0 * float(self.smoother_sigma) ** 2))
+        # the smoother acts at prediction only: a bandwidth set after fit (set_params) is used as is
+        sigma = self._check_smoother() or self.smoother_sigma_
+        weights = np.exp(-D / (2.0 * sigma**2))
         return kernel_smoother(weights, self.H_[-1], None)  # uncentred weights, used as given
 
     def _scores(self, H):
