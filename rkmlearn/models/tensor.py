@@ -78,6 +78,14 @@ def coupled_kernel(kernels, rho):
     return total
 
 
+def _is_2d_list(X):
+    """A view given as nested lists (rows of numbers), not a row of numbers of one X."""
+    try:
+        return isinstance(X, (list, tuple)) and np.ndim(X) == 2
+    except ValueError:  # ragged: let check_views report it
+        return True
+
+
 class TensorMultiViewRKM(ClassifierMixin, BaseEstimator):
     r"""rho-Tensor multi-view RKM classifier (rho-TMV-RKM), with MV-RKM and TMV-RKM as its ends.
 
@@ -177,8 +185,8 @@ class TensorMultiViewRKM(ClassifierMixin, BaseEstimator):
     def _as_views(self, Xs, name="Xs"):
         """A list of views and whether ONE array was given.
 
-        A list / tuple of arrays (objects with a ``shape``) is the views (each must be 2-D: a 1-D
-        view is reported as such, not read as the rows of one X). Anything else is one 2-D array: one
+        A list / tuple of arrays (objects with a ``shape``) or of nested lists of rows is the views
+        (each must be 2-D: a 1-D view is reported as such, not read as the rows of one X). Anything else is one 2-D array: one
         view (the RKM classifier), or, with ``view_sizes``, its column blocks (what scikit-learn's CV
         tools pass around); a list holding that one array is split the same way. ``view_sizes`` never
         goes unused: views whose widths it does not describe are an error.
@@ -186,7 +194,7 @@ class TensorMultiViewRKM(ClassifierMixin, BaseEstimator):
         sizes = self._view_sizes()
         if isinstance(Xs, (list, tuple)) and len(Xs) == 0:
             raise ValueError(f"{name} is an empty list; pass a list of 2-D arrays, one per view (or one 2-D array).")
-        if isinstance(Xs, (list, tuple)) and all(hasattr(X, "shape") for X in Xs):
+        if isinstance(Xs, (list, tuple)) and all(hasattr(X, "shape") or _is_2d_list(X) for X in Xs):
             views = check_views(Xs, name)
             widths = [X.shape[1] for X in views]
             if sizes is None or widths == sizes:
