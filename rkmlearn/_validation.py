@@ -32,6 +32,7 @@ __all__ = [
     "check_option",
     "check_bool",
     "check_random_state",
+    "check_seed",
 ]
 
 
@@ -399,6 +400,26 @@ def check_random_state(seed):
         raise ValueError(
             f"random_state must be None, an int, a numpy RandomState or a numpy Generator; got {seed!r}."
         ) from exc
+
+
+def check_seed(random_state, *, integer=False):
+    """``random_state`` for a function that hands it on (scikit-learn's ``train_test_split``,
+    ``StratifiedKFold``) or keeps it to reuse: None, an int >= 0 and a RandomState as given, a numpy
+    Generator turned into an int drawn from it (so it advances, as everywhere in rkmlearn).
+    ``integer=True``: always an int (None and a RandomState draw one), for a seed used again and again.
+
+    Examples
+    --------
+    >>> check_seed(np.random.default_rng(0)) == check_seed(np.random.default_rng(0))
+    True
+    """
+    if isinstance(random_state, np.random.Generator):
+        return int(random_state.integers(np.iinfo(np.int32).max))
+    if isinstance(random_state, numbers.Integral) and not isinstance(random_state, (bool, np.bool_)):
+        return check_scalar_range(random_state, "random_state", low=0, high=2**32 - 1, low_inclusive=True,
+                                  integer=True)
+    rng = check_random_state(random_state)  # None or a RandomState; anything else: the error
+    return int(rng.randint(np.iinfo(np.int32).max)) if integer else random_state
 
 
 def check_kernel_or_feature_map(kernel, kernel_params, feature_map, setting):

@@ -163,10 +163,16 @@ class NARForecaster(RecursiveForecaster):
         -------
         self
         """
-        if not (hasattr(self.model, "fit") and callable(getattr(self.model, "predict_view", None))):
+        from .models.kpca import KPCA  # here: rkmlearn.models imports this module
+
+        # KPCA inherits predict_view from MultiViewKPCA but fits ONE view: it would read the two
+        # views as one ragged array
+        if isinstance(self.model, KPCA) or not (
+                hasattr(self.model, "fit") and callable(getattr(self.model, "predict_view", None))):
             raise ValueError(
-                "model must have fit(list_of_2_views) and predict_view(views, target), e.g. "
-                f"rkmlearn.MultiViewKPCA(); got {type(self.model).__name__}."
+                "model must be a two-view model with fit(list_of_2_views) and predict_view(views, target) "
+                f"(view 0: the window, view 1: the next value), e.g. rkmlearn.MultiViewKPCA(2); got "
+                f"{type(self.model).__name__}, which is not."
             )
         series = _check_series(series)
         T = series.shape[0]
@@ -174,10 +180,14 @@ class NARForecaster(RecursiveForecaster):
         need = self._min_pairs()
         max_lag = T - 1 - need
         if max_lag < 0:
+            # the advice names a lag that can work: windows of n_components values (a linear kernel's
+            # window view has rank lag + 1, and imputation needs rank n_components)
+            min_lag = need - 2
             raise ValueError(
                 f"series has {T} value(s): too short for a NAR model, which needs at least {need} training "
                 f"pairs (a window of lag + 1 values and the next value; n_components + 1 pairs at least). "
-                f"Pass a series of at least {need + 1} values (then lag=0 works)."
+                f"Pass a series of at least {min_lag + 1 + need} values and lag={min_lag} (windows of "
+                f"n_components values)."
             )
         if lag > max_lag:
             raise ValueError(
@@ -193,6 +203,19 @@ class NARForecaster(RecursiveForecaster):
         self.model_ = clone(self.model).fit([X, y_next[:, None]])
         self.n_inputs_ = lag + 1
         self.last_window_ = series[-(lag + 1):].copy()
+        # one step now, so that a model that cannot impute the next value from a window fails in
+        # fit, with advice about lag, not at forecast with the model's own internal names
+        try:
+            self.predict(self.last_window_[None, :])
+        except ValueError as exc:
+            s = getattr(self.model, "n_components", None)
+            del self.model_
+            raise ValueError(
+                f"lag={lag}: windows of lag + 1 = {lag + 1} value(s) do not determine the model's "
+                f"n_components={s} latent components, so the next value cannot be imputed ({exc}). Use a "
+                f"larger lag (a linear kernel needs lag + 1 >= n_components) with a long enough series, or "
+                f"fewer n_components."
+            ) from exc
         return self
 
     def predict(self, windows):

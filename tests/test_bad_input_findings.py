@@ -129,7 +129,8 @@ def test_6_every_message_gives_advice_that_works():
     with pytest.raises(ValueError, match="series has 1 value") as info:
         NARForecaster(MultiViewKPCA(2), 0).fit(series[:1])
     assert "lag <= -1" not in str(info.value)
-    NARForecaster(MultiViewKPCA(2), 0).fit(series[: int(advised(r"at least (\d+) values", str(info.value)))])
+    length, lag = advised(r"at least (\d+) values", str(info.value)), advised(r"lag=(\d+)", str(info.value))
+    NARForecaster(MultiViewKPCA(2), int(lag)).fit(series[: int(length)]).forecast(3)
 
     X = np.random.default_rng(0).normal(size=(40, 2))
     with pytest.raises(ValueError, match="leaves no discarded direction") as info:

@@ -39,7 +39,7 @@ def test_duck_typed_model_forecasts_a_linear_recursion_exactly():
 
 
 def test_model_without_predict_view_is_rejected():
-    with pytest.raises(ValueError, match=r"model must have fit\(list_of_2_views\) and predict_view"):
+    with pytest.raises(ValueError, match=r"model must be a two-view model with fit\(list_of_2_views\) and predict_view"):
         NARForecaster(object(), lag=2).fit(np.arange(10.0))
 
 

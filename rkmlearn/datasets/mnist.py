@@ -12,7 +12,7 @@ from sklearn.datasets import fetch_openml, load_digits
 from sklearn.model_selection import train_test_split
 from sklearn.utils import Bunch
 
-from .._validation import check_random_state, check_scalar_range
+from .._validation import check_random_state, check_scalar_range, check_seed
 from . import _fetch
 
 __all__ = ["load_mnist", "load_mnist_5k", "load_digits_split", "MNIST_OPENML_ID", "MNIST_5K_SHA256"]
@@ -278,6 +278,7 @@ def load_digits_split(n_train=1000, *, n_test=500, scale=True, random_state=0):
     n_total = digits.data.shape[0]
     n_train = check_scalar_range(n_train, "n_train", low=10, low_inclusive=True, integer=True)
     n_test = check_scalar_range(n_test, "n_test", low=10, low_inclusive=True, integer=True)
+    random_state = check_seed(random_state)  # a Generator: an int drawn from it (both splits use it)
     if n_train + n_test > n_total:
         raise ValueError(
             f"n_train + n_test must be at most the {n_total} bundled digits; got "

@@ -15,7 +15,7 @@ from joblib import Parallel, delayed
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.utils.validation import check_is_fitted
 
-from .._validation import check_array, check_random_state, check_scalar_range, check_views
+from .._validation import check_array, check_class_labels, check_n_features, check_random_state, check_scalar_range
 from ..solvers.linear import SymmetricSolver
 from .coding import decode_outputs, encode_labels
 from .tensor import TensorMultiViewRKM
@@ -39,10 +39,16 @@ class CommitteeRKM(ClassifierMixin, BaseEstimator):
     ----------
     base : TensorMultiViewRKM or None, default=None
         The member model (cloned); ``None``: ``TensorMultiViewRKM("rbf")``. With
-        ``members="views"`` its ``kernels`` may be a list with one kernel per view.
+        ``members="views"`` its ``kernels`` may be a list with one kernel per view. Its own
+        ``view_sizes`` is not used (the committee splits the input).
     members : "views" or int, default="views"
     subset_size : int, default=1000
-        Samples per member when ``members`` is an integer (capped at ``N``).
+        Samples per member when ``members`` is an integer: fewer than ``N`` (members fitted on all
+        the samples would make identical errors) and enough that every random subset holds every
+        class.
+    view_sizes : list of int or None, default=None
+        Columns per view when the views come as ONE array ``np.hstack(Xs)`` (scikit-learn's CV
+        tools), as in :class:`~rkmlearn.TensorMultiViewRKM`; ``None``: one array is one view.
     random_state : int, RandomState, Generator or None, default=None
         Seeds the subsets.
     n_jobs : int or None, default=None
@@ -59,13 +65,17 @@ class CommitteeRKM(ClassifierMixin, BaseEstimator):
     weights_ : ndarray of shape (n_members,)
         ``beta``, summing to 1.
     classes_, codebook_ : as in :class:`~rkmlearn.TensorMultiViewRKM`
+    n_views_ : int
+    n_features_in_ : list of int or int
+        Columns per view; an int (all columns) when ``fit`` was given one array.
     """
 
-    def __init__(self, base=None, *, members="views", subset_size=1000, random_state=None, n_jobs=None,
-                 weights="covariance"):
+    def __init__(self, base=None, *, members="views", subset_size=1000, view_sizes=None, random_state=None,
+                 n_jobs=None, weights="covariance"):
         self.base = base
         self.members = members
         self.subset_size = subset_size
+        self.view_sizes = view_sizes
         self.random_state = random_state
         self.n_jobs = n_jobs
         self.weights = weights
@@ -83,8 +93,22 @@ class CommitteeRKM(ClassifierMixin, BaseEstimator):
                              f"got {self.weights!r}.")
         return w / w.sum()
 
-    def _plan(self, Xs, n):
+    def _base(self):
         base = TensorMultiViewRKM("rbf") if self.base is None else self.base
+        if not isinstance(base, TensorMultiViewRKM):
+            raise ValueError(
+                f"base must be a TensorMultiViewRKM (the committee combines its coded outputs) or None; got "
+                f"{type(base).__name__}. Pass e.g. CommitteeRKM(TensorMultiViewRKM('rbf'))."
+            )
+        return base
+
+    def _as_views(self, Xs):
+        """Views (list) and whether one array was given: TensorMultiViewRKM's rules, this ``view_sizes``."""
+        return TensorMultiViewRKM(view_sizes=self.view_sizes)._as_views(Xs)
+
+    def _plan(self, Xs, y_index):
+        base = clone(self._base()).set_params(view_sizes=None)
+        n = len(y_index)
         if self.members == "views":
             kernels = base.kernels
             per_view = kernels if isinstance(kernels, (list, tuple)) else [kernels] * len(Xs)
@@ -94,53 +118,86 @@ class CommitteeRKM(ClassifierMixin, BaseEstimator):
         if isinstance(self.members, str):
             raise ValueError(f"members must be 'views' or a positive integer; got {self.members!r}.")
         m = check_scalar_range(self.members, "members", low=1, low_inclusive=True, integer=True)
-        size = min(n, check_scalar_range(self.subset_size, "subset_size", low=2, low_inclusive=True, integer=True))
+        size = check_scalar_range(self.subset_size, "subset_size", low=2, low_inclusive=True, integer=True)
+        if size >= n:
+            raise ValueError(
+                f"subset_size={size} is not below the {n} samples: every member would be fitted on all of them "
+                f"and make the same errors (the committee weights need different members). Pass "
+                f"subset_size < {n}, e.g. subset_size={max(n // 2, 2)}, or members='views'."
+            )
         rng = check_random_state(self.random_state)
+        n_classes = y_index.max() + 1
         plan = []
-        for _ in range(m):
+        for member in range(m):
             idx = np.sort(rng.choice(n, size=size, replace=False))
+            seen = np.unique(y_index[idx]).size
+            if seen < n_classes:  # checked before any fit: the member's own error would not name subset_size
+                raise ValueError(
+                    f"subset_size={size}: the random subset of member {member} holds {seen} of the {n_classes} "
+                    f"classes; every member needs all of them. Pass a larger subset_size (below {n}), e.g. "
+                    f"subset_size={max(n // 2, size + 1)}."
+                )
             plan.append((clone(base), Xs, idx))
         return plan
 
     def fit(self, Xs, y):
-        """Fit the members (joblib jobs) and their weights from the training errors."""
-        Xs = check_views(Xs, "Xs")
-        y = np.asarray(y)
-        if y.shape[0] != Xs[0].shape[0]:
-            raise ValueError(f"y has {y.shape[0]} labels but Xs has {Xs[0].shape[0]} samples; pass one label per sample.")
-        plan = self._plan(Xs, Xs[0].shape[0])
+        """Fit the members (joblib jobs) and their weights: from the training errors, or the
+        fixed ``weights`` given.
+
+        ``Xs``: a list of views, or one array (one view, or the views' column blocks with
+        ``view_sizes``).
+        """
+        Xs, single = self._as_views(Xs)
+        self.classes_, y_index = check_class_labels(y, Xs[0].shape[0], type(self).__name__, samples_name="Xs")
+        y = self.classes_[y_index]  # 1-D labels (a column vector given: scikit-learn's warning, then this)
+        plan = self._plan(Xs, y_index)
         given = self._given_weights(len(plan))
         jobs = (delayed(_fit_member)(est, [X[idx] for X in views], y[idx]) for est, views, idx in plan)
         self.members_ = Parallel(n_jobs=self.n_jobs)(jobs)
-        classes = self.members_[0].classes_
-        if any(len(m.classes_) != len(classes) or np.any(m.classes_ != classes) for m in self.members_):
-            raise ValueError("a random subset missed a class; increase subset_size.")
-        self.classes_, self.codebook_ = classes, self.members_[0].codebook_
+        self.codebook_ = self.members_[0].codebook_
         self.n_views_ = len(Xs)
+        self.n_features_in_ = sum(X.shape[1] for X in Xs) if single else [X.shape[1] for X in Xs]
         if given is not None:
             self.weights_ = given
             return self
-        target = encode_labels(np.searchsorted(self.classes_, y), self.codebook_)
-        # (members, N m): each member's training errors, all outputs
-        errors = np.stack([(target - F).ravel() for F in self._member_outputs(Xs)])
+        target = encode_labels(y_index, self.codebook_)
+        errors = np.stack([(target - F).ravel() for F in self._member_outputs(Xs)])  # (members, N m)
         C = errors @ errors.T / errors.shape[1]
         ones = np.ones(len(C))
-        advice = "Two members make identical errors: drop one."
+        advice = ("Two members make identical errors: drop one" + (
+            "." if self.members == "views" else ", or use a smaller subset_size so that the members see different samples."))
         beta = SymmetricSolver(C, "the training-error covariance C", advice=advice).solve(ones)
         self.weights_ = beta / beta.sum()
         return self
 
     def _member_outputs(self, Xs):
-        """Each member's outputs (n, m), on its view (``members="views"``) or on all views."""
-        return [model._outputs(model._check_views_in([Xs[v]] if self.members == "views" else Xs))
-                for v, model in enumerate(self.members_)]
+        """Each member's outputs (n, m) on validated views: its view (``members="views"``) or all views."""
+        views = [[X] for X in Xs] if self.members == "views" else [Xs] * len(self.members_)
+        return [model._outputs(V) for model, V in zip(self.members_, views)]
+
+    def _check_views_in(self, Xs):
+        check_is_fitted(self, "weights_")
+        if not isinstance(Xs, (list, tuple)) and isinstance(self.n_features_in_, int):
+            # one array, as in fit: scikit-learn's wording for a wrong number of columns
+            check_n_features(check_array(Xs, "X"), self.n_features_in_, "X", estimator_name=self)
+        Xs, _ = self._as_views(Xs)
+        if len(Xs) != self.n_views_:
+            raise ValueError(
+                f"Xs has {len(Xs)} view(s) but the committee was fitted on {self.n_views_}; pass a list of "
+                f"{self.n_views_} arrays, one per view, in the order used in fit."
+            )
+        member = self.members_[0]
+        widths = [X.shape[1] for X in Xs]
+        expected = [v.n_features_in_ for m in self.members_ for v in m.views_] if self.members == "views" else \
+            [v.n_features_in_ for v in member.views_]
+        for v, (got, want) in enumerate(zip(widths, expected)):
+            if got != want:
+                check_n_features(Xs[v], want, f"Xs[{v}]", estimator_name=self)
+        return Xs
 
     def decision_function(self, Xs):
         """Weighted sum of the members' outputs, (n,) for two classes, else (n, m)."""
-        check_is_fitted(self, "weights_")
-        Xs = check_views(Xs, "Xs")
-        if len(Xs) != self.n_views_:
-            raise ValueError(f"Xs has {len(Xs)} view(s) but the committee was fitted on {self.n_views_}.")
+        Xs = self._check_views_in(Xs)
         F = sum(b * out for b, out in zip(self.weights_, self._member_outputs(Xs)))
         return F[:, 0] if F.shape[1] == 1 else F
 

@@ -13,19 +13,46 @@ import numpy as np
 from joblib import Parallel, delayed
 from sklearn.base import BaseEstimator, clone
 from sklearn.model_selection import StratifiedKFold
+from sklearn.utils.validation import check_is_fitted, column_or_1d
 
-from .._validation import check_random_state, check_scalar_range
+from .._validation import check_array, check_random_state, check_scalar_range, check_seed, check_views
 
 __all__ = ["SimulatedAnnealingSearch", "cv_accuracy"]
 
 
-def _as_views(Xs):
-    return list(Xs) if isinstance(Xs, (list, tuple)) else [Xs]
+def _check_data(Xs, y, cv):
+    """``(Xs, y, cv)`` checked: a list of views (same samples) or ONE 2-D array, passed on as given
+    (an estimator with ``view_sizes`` splits it itself), one label per sample, and ``cv`` folds that
+    every class can fill (StratifiedKFold puts a sample of each class in every fold)."""
+    if isinstance(Xs, (list, tuple)):
+        Xs = check_views(Xs, "Xs")
+        n = Xs[0].shape[0]
+    else:
+        Xs = check_array(Xs, "X")
+        n = Xs.shape[0]
+    if y is None:
+        raise ValueError("y is None; pass the class labels, one per sample.")
+    y = column_or_1d(y, warn=True)
+    if y.shape[0] != n:
+        raise ValueError(f"y has {y.shape[0]} labels but the data have {n} samples; pass one label per sample.")
+    cv = check_scalar_range(cv, "cv", low=2, low_inclusive=True, integer=True)
+    classes, counts = np.unique(y, return_counts=True)
+    if cv > counts.min():
+        raise ValueError(
+            f"cv={cv} folds, but class {classes[counts.argmin()].item()!r} of y has only {counts.min()} sample(s) and "
+            f"every stratified fold needs one of each class; pass cv <= {counts.min()} (and at least 2)."
+        )
+    return Xs, y, cv
+
+
+def _rows(Xs, index):
+    """Rows ``index`` of every view, or of the one array."""
+    return [X[index] for X in Xs] if isinstance(Xs, list) else Xs[index]
 
 
 def _fit_score(estimator, Xs, y, train, test):
-    model = clone(estimator).fit([X[train] for X in Xs], y[train])
-    return model.score([X[test] for X in Xs], y[test])
+    model = clone(estimator).fit(_rows(Xs, train), y[train])
+    return model.score(_rows(Xs, test), y[test])
 
 
 def cv_accuracy(estimator, Xs, y, *, cv=5, random_state=0, n_jobs=None):
@@ -33,17 +60,18 @@ def cv_accuracy(estimator, Xs, y, *, cv=5, random_state=0, n_jobs=None):
 
     Parameters
     ----------
-    estimator : classifier taking a list of views
-    Xs : list of ndarray (N, d_v)
+    estimator : classifier taking a list of views (or one array, e.g. with ``view_sizes``)
+    Xs : list of ndarray (N, d_v), or one ndarray (N, d)
     y : ndarray (N,)
     cv : int, default=5
-    random_state : int, default=0
+        At most the size of the smallest class.
+    random_state : int, RandomState, Generator or None, default=0
         Seeds the shuffled folds.
     n_jobs : int or None
         joblib's ``n_jobs`` (``None``: the active backend's default, one job locally).
     """
-    Xs, y = [np.asarray(X) for X in _as_views(Xs)], np.asarray(y)
-    folds = StratifiedKFold(cv, shuffle=True, random_state=random_state).split(Xs[0], y)
+    Xs, y, cv = _check_data(Xs, y, cv)
+    folds = StratifiedKFold(cv, shuffle=True, random_state=check_seed(random_state)).split(np.zeros((len(y), 1)), y)
     scores = Parallel(n_jobs=n_jobs)(delayed(_fit_score)(estimator, Xs, y, a, b) for a, b in folds)
     return float(np.mean(scores))
 
@@ -102,6 +130,11 @@ class SimulatedAnnealingSearch(BaseEstimator):
         self.verbose = verbose
 
     def _bounds(self):
+        if self.build is not None and not callable(self.build):
+            raise ValueError(
+                f"build must be a function mapping a point (dict name -> value) to set_params keywords, or None "
+                f"to pass the point as is; got {self.build!r}."
+            )
         if not isinstance(self.space, dict) or not self.space:
             raise ValueError("space must be a non-empty dict name -> (low, high) or (low, high, 'log').")
         bounds = {}
@@ -133,15 +166,19 @@ class SimulatedAnnealingSearch(BaseEstimator):
         return point, cv_accuracy(estimator, Xs, y, cv=self.cv, random_state=seed, n_jobs=self.n_jobs)
 
     def fit(self, Xs, y):
-        """Run the annealing on ``(Xs, y)`` and refit the best candidate on all of it."""
+        """Run the annealing on ``(Xs, y)`` and refit the best candidate on all of it.
+
+        ``Xs`` is a list of views or ONE array, passed to the estimator as given (with
+        ``view_sizes`` a :class:`~rkmlearn.TensorMultiViewRKM` splits it into its views), so that
+        ``score`` and scikit-learn's ``cross_val_score`` of the search take the same input.
+        """
         bounds = self._bounds()
         n_iter = check_scalar_range(self.n_iter, "n_iter", low=0, low_inclusive=True, integer=True)
-        check_scalar_range(self.cv, "cv", low=2, low_inclusive=True, integer=True)
         check_scalar_range(self.step, "step", low=0.0)
         check_scalar_range(self.cooling, "cooling", low=0.0, high=1.0)
         rng = check_random_state(self.random_state)
         seed = int(rng.randint(np.iinfo(np.int32).max))
-        Xs, y = [np.asarray(X) for X in _as_views(Xs)], np.asarray(y)
+        Xs, y, _ = _check_data(Xs, y, self.cv)
         u = np.full(len(bounds), 0.5)
         point, score = self._score(u, bounds, Xs, y, seed)
         best = (point, score)
@@ -166,8 +203,10 @@ class SimulatedAnnealingSearch(BaseEstimator):
 
     def predict(self, Xs):
         """Predictions of the refitted best estimator."""
+        check_is_fitted(self, "best_estimator_")
         return self.best_estimator_.predict(Xs)
 
     def score(self, Xs, y):
         """Accuracy of the refitted best estimator."""
+        check_is_fitted(self, "best_estimator_")
         return self.best_estimator_.score(Xs, y)

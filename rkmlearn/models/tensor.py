@@ -90,6 +90,14 @@ def coupled_kernel(kernels, rho, *, overwrite=False):
     return total
 
 
+def _is_2d_list(X):
+    """A view given as nested lists (rows of numbers), not a row of numbers of one X."""
+    try:
+        return isinstance(X, (list, tuple)) and np.ndim(X) == 2
+    except ValueError:  # ragged: let check_views report it
+        return True
+
+
 class TensorMultiViewRKM(ClassifierMixin, BaseEstimator):
     r"""rho-Tensor multi-view RKM classifier (rho-TMV-RKM), with MV-RKM and TMV-RKM as its ends.
 
@@ -181,22 +189,43 @@ class TensorMultiViewRKM(ClassifierMixin, BaseEstimator):
         check_option(self.coding, "coding", CODINGS)
         check_bool(self.fit_intercept, "fit_intercept")
 
-    def _as_views(self, Xs, name="Xs"):
-        """A list of views and whether ONE array was given.
-
-        A list / tuple of 2-D arrays is the views. Anything else is one 2-D array: one view (the
-        RKM classifier), or, with ``view_sizes``, its column blocks (what scikit-learn's CV tools
-        pass around).
-        """
-        if isinstance(Xs, (list, tuple)) and len(Xs) > 0 and all(np.ndim(X) == 2 for X in Xs):
-            return check_views(Xs, name), False
-        X = check_array(Xs, "X")
-        if self.view_sizes is None:
-            return [X], True
+    def _view_sizes(self):
+        """``view_sizes`` checked: None, or a list of positive ints."""
         sizes = self.view_sizes
+        if sizes is None:
+            return None
         if not isinstance(sizes, (list, tuple)) or not sizes or any(
                 isinstance(d, bool) or not isinstance(d, (int, np.integer)) or d < 1 for d in sizes):
             raise ValueError(f"view_sizes must be a list of positive integers (columns per view) or None; got {sizes!r}.")
+        return [int(d) for d in sizes]
+
+    def _as_views(self, Xs, name="Xs"):
+        """A list of views and whether ONE array was given.
+
+        A list / tuple of arrays (objects with a ``shape``) or of nested lists of rows is the views
+        (each must be 2-D: a 1-D view is reported as such, not read as the rows of one X). Anything else is one 2-D array: one
+        view (the RKM classifier), or, with ``view_sizes``, its column blocks (what scikit-learn's CV
+        tools pass around); a list holding that one array is split the same way. ``view_sizes`` never
+        goes unused: views whose widths it does not describe are an error.
+        """
+        sizes = self._view_sizes()
+        if isinstance(Xs, (list, tuple)) and len(Xs) == 0:
+            raise ValueError(f"{name} is an empty list; pass a list of 2-D arrays, one per view (or one 2-D array).")
+        if isinstance(Xs, (list, tuple)) and all(hasattr(X, "shape") or _is_2d_list(X) for X in Xs):
+            views = check_views(Xs, name)
+            widths = [X.shape[1] for X in views]
+            if sizes is None or widths == sizes:
+                return views, False
+            if len(views) == 1 and sum(sizes) == widths[0]:  # [np.hstack(Xs)]: split like np.hstack(Xs)
+                return np.split(views[0], np.cumsum(sizes)[:-1], axis=1), False
+            raise ValueError(
+                f"view_sizes={sizes} does not describe {name}: its {len(views)} view(s) have {widths} columns. "
+                f"Pass view_sizes={widths} (or None) with a list of views, or one array np.hstack({name}) "
+                f"with view_sizes giving its column blocks."
+            )
+        X = check_array(Xs, "X")
+        if sizes is None:
+            return [X], True
         if sum(sizes) != X.shape[1]:
             raise ValueError(
                 f"view_sizes sum to {sum(sizes)} columns but X has {X.shape[1]}; give the number of columns of "
@@ -310,7 +339,7 @@ class TensorMultiViewRKM(ClassifierMixin, BaseEstimator):
 
         Parameters
         ----------
-        max_tensor_size : int, default=1_000_000
+        max_tensor_size : int >= 0, default=1_000_000
             ``W`` has ``d_1 ... d_V m`` entries; above this it is not formed (``None``).
 
         Returns
@@ -318,6 +347,8 @@ class TensorMultiViewRKM(ClassifierMixin, BaseEstimator):
         w : list of ndarray of shape (d_v, m)
         W : ndarray of shape (d_1, ..., d_V, m) or None
         """
+        max_tensor_size = check_scalar_range(max_tensor_size, "max_tensor_size", low=0, low_inclusive=True,
+                                             integer=True)
         Phis = self._training_features()
         A = self.dual_coef_ / self.eta
         w = [Phi.T @ A for Phi in Phis]

@@ -80,6 +80,9 @@ class DeepLatentExplorer(FrameExplorer):
             raise ValueError("y and y_test must be 1-D with one label per row of X and X_test.")
         levels, s2 = _check_ladder(levels, "levels", 2), _check_ladder(s2, "s2", 1)
         s1 = check_scalar_range(s1, "s1", low=1, low_inclusive=True, integer=True)
+        # checked here, by this explorer's names: the classifier would only see kernel_params' "sigma"
+        sigma, level_sigma, smoother_sigma = (check_scalar_range(value, name, low=0.0) for value, name in (
+            (sigma, "sigma"), (level_sigma, "level_sigma"), (smoother_sigma, "smoother_sigma")))
         self.X, self.y, self.X_test, self.y_test = X, y, X_test, y_test
         self.classes_ = np.unique(y)
         self.models_, self.accuracy_ = {}, {}

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import ProbabilisticKPCA
-from .._validation import check_array, check_scalar_range
+from .._validation import check_array, check_scalar_range, check_seed
 from ._base import FrameExplorer, Ladder
 
 __all__ = ["PPCAExplorer"]
@@ -55,7 +55,7 @@ class PPCAExplorer(FrameExplorer):
         Number of generated samples shown.
     initial_components : int, default=3
         The ``q`` shown first (on the ladder).
-    random_state : int, default=0
+    random_state : int, RandomState, Generator or None, default=0
         Seed of the draws.
 
     Attributes
@@ -82,8 +82,9 @@ class PPCAExplorer(FrameExplorer):
         self.sigma = check_scalar_range(sigma, "sigma", low=0.0)
         self.n_draws = check_scalar_range(n_draws, "n_draws", low=1, low_inclusive=True,
                                           integer=True)
-        self.random_state = check_scalar_range(random_state, "random_state", low=0,
-                                               low_inclusive=True, integer=True)
+        # one int seed, kept: every frame of one q draws the same standard normals (a Generator or a
+        # RandomState given is drawn from once, here)
+        self.random_state = check_seed(random_state, integer=True)
         components = tuple(
             check_scalar_range(q, "components", low=1, low_inclusive=True, integer=True)
             for q in components)

@@ -10,7 +10,9 @@ from __future__ import annotations
 import numpy as np
 
 from .. import TensorMultiViewRKM
-from .._validation import check_array, check_scalar_range
+from sklearn.utils.validation import column_or_1d
+
+from .._validation import check_scalar_range, check_views
 from ..kernels import RBF
 from ..models.tensor import coupled_kernel
 from ._base import FrameExplorer, Ladder
@@ -54,9 +56,9 @@ class TensorCouplingExplorer(FrameExplorer):
     Parameters
     ----------
     Xs_train, Xs_test : list of two arrays of shape (n, 1)
-        The two one-dimensional views (e.g. from :func:`xor_views`).
+        The two one-dimensional views (e.g. from :func:`xor_views`), the same samples in both.
     y_train, y_test : array-like of shape (n,)
-        Labels -1 / 1.
+        Two classes (e.g. -1 / 1 or 0 / 1): the plane shows ONE decision value.
     sigma : float, default=0.7
         RBF bandwidth of both views.
     lam : float, default=0.1
@@ -78,11 +80,22 @@ class TensorCouplingExplorer(FrameExplorer):
     grid = 60
 
     def __init__(self, Xs_train, y_train, Xs_test, y_test, *, sigma=0.7, lam=0.1, rho=0.0, decision="add"):
-        self.Xs_train = [check_array(X, f"Xs_train[{v}]") for v, X in enumerate(Xs_train)]
-        self.Xs_test = [check_array(X, f"Xs_test[{v}]") for v, X in enumerate(Xs_test)]
-        if len(self.Xs_train) != 2 or any(X.shape[1] != 1 for X in self.Xs_train + self.Xs_test):
+        self.Xs_train, self.Xs_test = check_views(Xs_train, "Xs_train"), check_views(Xs_test, "Xs_test")
+        if len(self.Xs_train) != 2 or len(self.Xs_test) != 2 or any(X.shape[1] != 1 for X in self.Xs_train + self.Xs_test):
             raise ValueError("Xs_train and Xs_test must hold two one-dimensional views (arrays of shape (n, 1)).")
-        self.y_train, self.y_test = np.asarray(y_train), np.asarray(y_test)
+        self.y_train = column_or_1d(y_train)
+        self.y_test = column_or_1d(y_test)
+        for name, y, X in (("y_train", self.y_train, self.Xs_train[0]), ("y_test", self.y_test, self.Xs_test[0])):
+            if y.shape[0] != X.shape[0]:
+                raise ValueError(f"{name} has {y.shape[0]} labels but its views have {X.shape[0]} samples; "
+                                 "pass one label per sample.")
+        self.classes_ = np.unique(self.y_train)
+        if self.classes_.size != 2 or not np.isin(self.y_test, self.classes_).all():
+            raise ValueError(
+                f"y_train must hold exactly two classes (the plane shows one decision value), and y_test only "
+                f"those; got {self.classes_.size} class(es) {self.classes_.tolist()} in y_train and "
+                f"{np.unique(self.y_test).tolist()} in y_test. Use TensorMultiViewRKM directly for more classes."
+            )
         self.sigma = check_scalar_range(sigma, "sigma", low=0.0)
         self.lam = check_scalar_range(lam, "lam", low=0.0)
         self.ladders = (
@@ -98,7 +111,7 @@ class TensorCouplingExplorer(FrameExplorer):
         G0, G1 = np.meshgrid(g0, g1)
         grid_views = [G0.reshape(-1, 1), G1.reshape(-1, 1)]
         # by class, then by the sign of view 1: the four XOR clusters appear as blocks
-        self._order = np.lexsort((self.Xs_train[0][:, 0] > 0, self.y_train))
+        self._order = np.lexsort((self.Xs_train[0][:, 0] > 0, self.y_train == self.classes_[1]))
         self.accuracy_, self.grid_values_, self.kernels_ = {}, {}, {}
         grams = [RBF(sigma=self.sigma)(X) for X in self.Xs_train]
         for decision_rule in ("add", "mean"):
@@ -126,15 +139,16 @@ class TensorCouplingExplorer(FrameExplorer):
                                 vmin=-scale, vmax=scale, aspect="auto")
         figure.colorbar(plane, ax=ax_plane, fraction=0.05, pad=0.02)
         X = np.hstack(self.Xs_train)
-        for label, marker in ((-1, "o"), (1, "^")):
+        for label, marker in zip(self.classes_, ("o", "^")):  # every training point, whatever the labels
             pts = X[self.y_train == label]
             ax_plane.scatter(pts[:, 0], pts[:, 1], s=14, marker=marker, facecolor="white", edgecolor="k", lw=0.7)
         ax_plane.set(xlabel="view 1: $x^{[1]}$", ylabel="view 2: $x^{[2]}$")
         ax_plane.set_title(f"ρ = {rho:g}, rule '{decision}': decision value\ntest accuracy {100 * accuracy:.0f} %")
         image = ax_kernel.imshow(K, cmap="viridis", vmin=0.0, vmax=2.0)
         figure.colorbar(image, ax=ax_kernel, fraction=0.05, pad=0.02)
-        n_neg = int(np.sum(self.y_train == -1))
-        ax_kernel.axhline(n_neg - 0.5, color="w", lw=0.8)
-        ax_kernel.axvline(n_neg - 0.5, color="w", lw=0.8)
-        ax_kernel.set(xticks=[], yticks=[], xlabel="training samples (class -1, then +1)")
+        n_first = int(np.sum(self.y_train == self.classes_[0]))
+        ax_kernel.axhline(n_first - 0.5, color="w", lw=0.8)
+        ax_kernel.axvline(n_first - 0.5, color="w", lw=0.8)
+        first, second = ("-1", "+1") if self.classes_.tolist() == [-1, 1] else map(str, self.classes_)
+        ax_kernel.set(xticks=[], yticks=[], xlabel=f"training samples (class {first}, then {second})")
         ax_kernel.set_title("coupled kernel $K_\\varrho$\n(1-ρ)(K₁+K₂) + ρ K₁⊙K₂")
