@@ -40,11 +40,6 @@ KNOWN_FAILURES: set[tuple[str, str]] = {
     ("book/duality/ch05_forecasting.html", "figures-sharp"),
     ("book/duality/ch05_forecasting.html", "no-label-text"),
     ("book/duality/ch05_forecasting.html", "no-plumbing"),
-    # book/foundations/ch01_kernels.html
-    ("book/foundations/ch01_kernels.html", "figures-captioned"),
-    ("book/foundations/ch01_kernels.html", "figures-sharp"),
-    ("book/foundations/ch01_kernels.html", "no-label-text"),
-    ("book/foundations/ch01_kernels.html", "no-plumbing"),
     # book/probabilistic/ch06_ppca.html
     ("book/probabilistic/ch06_ppca.html", "figures-captioned"),
     ("book/probabilistic/ch06_ppca.html", "figures-sharp"),
