@@ -20,11 +20,6 @@ KNOWN_FAILURES: set[tuple[str, str]] = {
     ("book/deep/ch09_deep_rkm.html", "figures-sharp"),
     ("book/deep/ch09_deep_rkm.html", "no-label-text"),
     ("book/deep/ch09_deep_rkm.html", "no-plumbing"),
-    # book/duality/ch02_primal_dual.html
-    ("book/duality/ch02_primal_dual.html", "figures-captioned"),
-    ("book/duality/ch02_primal_dual.html", "figures-sharp"),
-    ("book/duality/ch02_primal_dual.html", "no-label-text"),
-    ("book/duality/ch02_primal_dual.html", "no-plumbing"),
     # book/duality/ch03_rescaling.html
     ("book/duality/ch03_rescaling.html", "figures-captioned"),
     ("book/duality/ch03_rescaling.html", "figures-sharp"),
