@@ -20,11 +20,6 @@ KNOWN_FAILURES: set[tuple[str, str]] = {
     ("book/deep/ch09_deep_rkm.html", "figures-sharp"),
     ("book/deep/ch09_deep_rkm.html", "no-label-text"),
     ("book/deep/ch09_deep_rkm.html", "no-plumbing"),
-    # book/duality/ch03_rescaling.html
-    ("book/duality/ch03_rescaling.html", "figures-captioned"),
-    ("book/duality/ch03_rescaling.html", "figures-sharp"),
-    ("book/duality/ch03_rescaling.html", "no-label-text"),
-    ("book/duality/ch03_rescaling.html", "no-plumbing"),
     # book/duality/ch04_stiefel_rotation.html
     ("book/duality/ch04_stiefel_rotation.html", "figures-captioned"),
     ("book/duality/ch04_stiefel_rotation.html", "figures-sharp"),
