@@ -98,8 +98,8 @@ class FenchelYoungExplorer(FrameExplorer):
         lams = tuple(float(check_scalar_range(v, "lams", low=0)) for v in lams)
         scores = tuple(float(check_scalar_range(v, "scores")) for v in scores)
         self.ladders = (
-            Ladder("lam", "λ", lams, tuple(f"{v:g}" for v in lams)),
-            Ladder("e", "e", scores, tuple(f"{v:g}" for v in scores)),
+            Ladder("lam", r"$\lambda$", lams, tuple(f"{v:g}" for v in lams)),
+            Ladder("e", "$e$", scores, tuple(f"{v:g}" for v in scores)),
         )
         closest_to_one = lambda values: min(values, key=lambda v: (abs(v - 1.0), v))  # noqa: E731
         self.initial = {"lam": closest_to_one(lams) if lam is None else lam,

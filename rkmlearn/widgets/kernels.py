@@ -91,7 +91,7 @@ class RFFConvergenceExplorer(FrameExplorer):
         self.exact_gram_ = RBF(sigma=self.sigma)(X)
         ladder = sorted({4**k for k in range(32) if 4**k <= self.max_features}
                         | {self.max_features})
-        self.ladders = (Ladder("n_features", "D (features)", tuple(ladder)),)
+        self.ladders = (Ladder("n_features", "$D$ (features)", tuple(ladder)),)
         self.initial = {"n_features": n_features}
         self.check_state()  # n_features must be on the ladder
         curve = sorted({2**k for k in range(32) if 2**k <= self.max_features}

@@ -82,9 +82,10 @@ class RescalingExplorer(FrameExplorer):
             raise ValueError(f"rescale must be True or False, got {rescale!r}.")
         components = self.max_components if components is None else components
         self.ladders = (
-            Ladder("rescale", "rescaling", (True, False), ("U = U~ Λ^½", "U = U~"),
+            Ladder("rescale", "rescaling", (True, False),
+                   (r"$U = \tilde U \Lambda^{1/2}$", r"$U = \tilde U$"),
                    style="buttons"),
-            Ladder("components", "s", tuple(range(1, self.max_components + 1))),
+            Ladder("components", "$s$", tuple(range(1, self.max_components + 1))),
         )
         self.initial = {"rescale": bool(rescale), "components": components}
         self.check_state()

@@ -20,16 +20,6 @@ KNOWN_FAILURES: set[tuple[str, str]] = {
     ("book/deep/ch09_deep_rkm.html", "figures-sharp"),
     ("book/deep/ch09_deep_rkm.html", "no-label-text"),
     ("book/deep/ch09_deep_rkm.html", "no-plumbing"),
-    # book/duality/ch02_primal_dual.html
-    ("book/duality/ch02_primal_dual.html", "figures-captioned"),
-    ("book/duality/ch02_primal_dual.html", "figures-sharp"),
-    ("book/duality/ch02_primal_dual.html", "no-label-text"),
-    ("book/duality/ch02_primal_dual.html", "no-plumbing"),
-    # book/duality/ch03_rescaling.html
-    ("book/duality/ch03_rescaling.html", "figures-captioned"),
-    ("book/duality/ch03_rescaling.html", "figures-sharp"),
-    ("book/duality/ch03_rescaling.html", "no-label-text"),
-    ("book/duality/ch03_rescaling.html", "no-plumbing"),
     # book/duality/ch04_stiefel_rotation.html
     ("book/duality/ch04_stiefel_rotation.html", "figures-captioned"),
     ("book/duality/ch04_stiefel_rotation.html", "figures-sharp"),
@@ -40,11 +30,6 @@ KNOWN_FAILURES: set[tuple[str, str]] = {
     ("book/duality/ch05_forecasting.html", "figures-sharp"),
     ("book/duality/ch05_forecasting.html", "no-label-text"),
     ("book/duality/ch05_forecasting.html", "no-plumbing"),
-    # book/foundations/ch01_kernels.html
-    ("book/foundations/ch01_kernels.html", "figures-captioned"),
-    ("book/foundations/ch01_kernels.html", "figures-sharp"),
-    ("book/foundations/ch01_kernels.html", "no-label-text"),
-    ("book/foundations/ch01_kernels.html", "no-plumbing"),
     # book/recurrent/ch10_recurrent_rkm.html
     ("book/recurrent/ch10_recurrent_rkm.html", "figures-captioned"),
     ("book/recurrent/ch10_recurrent_rkm.html", "figures-sharp"),
