@@ -31,8 +31,9 @@ JB_FLAGS := --builder html -W -n --keep-going
 # waits for both threads to be scheduled, so a chapter of many mid-size products (the iterative
 # training of Ch 5, 9 and 10) slows by far more than the load. Measured here at a load average of
 # 20-27 (other jobs on the 2 cores): 60 products of a 929 x 929 and a 929 x 144 matrix took 2.0 s
-# on one thread and 15.6 s on two; Ch 9 under this configuration passed 21 cells, then ran into
-# nbval's 600 s cell time-out in cell 12, while Ch 1-4 passed under it in 30-100 s each. So NB_B
+# on one thread and 15.6 s on two; Ch 9 under this configuration ran into nbval's 600 s cell
+# time-out (cell 12), and at a load of 8-13 had run 19 of its 22 cells after 540 s, where one
+# thread runs all of them in 84 s; Ch 1-4 passed under it in 30-100 s each at a load of 20-25. So NB_B
 # holds Ch 1-4 (primal/dual and Stiefel gaps, few large products), NB_A the iterative chapters,
 # where a loaded machine makes CI slower but not red. `make nbval` and `make nbval-b` run EVERY
 # notebook under one configuration, for a full check on an idle machine (before `make notebooks`
