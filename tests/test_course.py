@@ -201,6 +201,7 @@ def test_find_submissions_refuses_links_and_odd_names(tmp_path):
 
 @pytest.mark.slow
 def test_batch_writes_marks_feedback_and_results(tmp_path):
+    """Chapter 1's class: solution, starter, the notebook, two hostile fixtures and a link."""
     subs = tmp_path / "subs"
     subs.mkdir()
     shutil.copy(CH01 / "solution.py", subs / "ada.py")
@@ -232,6 +233,24 @@ def test_batch_writes_marks_feedback_and_results(tmp_path):
     feedback = (out / "feedback" / "bo.txt").read_text()
     assert "NotImplementedError" in feedback and "Score: 0/" in feedback
     assert (out / "feedback" / "lnk.txt").read_text().count("symbolic link") == 1
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("exercise", [e for e in EXERCISES if e.name != "ch01_kernels"],
+                         ids=lambda p: p.name)
+def test_batch_of_every_exercise_gives_solution_full_and_starter_zero(exercise, tmp_path):
+    """The other nine exercises: the reference solution and the starter as two students."""
+    subs = tmp_path / "subs"
+    subs.mkdir()
+    shutil.copy(exercise / "solution.py", subs / "sol.py")
+    shutil.copy(exercise / "starter.py", subs / "start.py")
+    rows = {r.student: r for r in grade_batch(exercise, subs, tmp_path / "out", jobs=2)}
+    assert rows["sol"].status == rows["start"].status == "graded"
+    top = rows["sol"].report.max_score
+    assert top > 0 and rows["sol"].report.score == top and rows["start"].report.score == 0
+    with open(tmp_path / "out" / "marks.csv", newline="") as fh:
+        marks = {r["student"]: r for r in csv.DictReader(fh)}
+    assert float(marks["sol"]["total"]) == top and float(marks["start"]["total"]) == 0
 
 
 def test_batch_refuses_a_used_output_folder(tmp_path):
