@@ -30,16 +30,6 @@ KNOWN_FAILURES: set[tuple[str, str]] = {
     ("book/duality/ch03_rescaling.html", "figures-sharp"),
     ("book/duality/ch03_rescaling.html", "no-label-text"),
     ("book/duality/ch03_rescaling.html", "no-plumbing"),
-    # book/duality/ch04_stiefel_rotation.html
-    ("book/duality/ch04_stiefel_rotation.html", "figures-captioned"),
-    ("book/duality/ch04_stiefel_rotation.html", "figures-sharp"),
-    ("book/duality/ch04_stiefel_rotation.html", "no-label-text"),
-    ("book/duality/ch04_stiefel_rotation.html", "no-plumbing"),
-    # book/duality/ch05_forecasting.html
-    ("book/duality/ch05_forecasting.html", "figures-captioned"),
-    ("book/duality/ch05_forecasting.html", "figures-sharp"),
-    ("book/duality/ch05_forecasting.html", "no-label-text"),
-    ("book/duality/ch05_forecasting.html", "no-plumbing"),
     # book/foundations/ch01_kernels.html
     ("book/foundations/ch01_kernels.html", "figures-captioned"),
     ("book/foundations/ch01_kernels.html", "figures-sharp"),
