@@ -111,3 +111,10 @@ def test_components_are_drawn_one_panel_each_over_a_window(explorer, monkeypatch
                                        explorer.components(explorer.iterations_[-1], True)[:25, j])
     finally:
         plt.close(figure)
+
+
+def test_basis_labels_are_typeset_maths(explorer):
+    """The basis buttons name the matrices in TeX (typeset in the book), not as ASCII."""
+    basis = {ladder.name: ladder for ladder in explorer.ladders}["rotated"]
+    assert basis.labels == (r"$H'_k$ (as trained)", r"$H'_k O_k$ (rotated)")
+    assert all(label.count("$") == 2 for label in basis.labels)

@@ -144,8 +144,8 @@ class StiefelTrainingExplorer(FrameExplorer):
         self.ladders = (
             Ladder("iteration", "iteration", tuple(int(k) for k in self.iterations_),
                    tuple(f"{k}" for k in self.iterations_[:-1]) + (f"{self.iterations_[-1]} (final)",)),
-            Ladder("rotated", "basis", (False, True), ("H' (as trained)", "H = H'O (rotated)"),
-                   style="buttons"),
+            Ladder("rotated", "basis", (False, True),
+                   (r"$H'_k$ (as trained)", r"$H'_k O_k$ (rotated)"), style="buttons"),
         )
         self.initial = {"iteration": int(self.iterations_[-1]), "rotated": False}
 

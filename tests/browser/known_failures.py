@@ -20,16 +20,6 @@ KNOWN_FAILURES: set[tuple[str, str]] = {
     ("book/deep/ch09_deep_rkm.html", "figures-sharp"),
     ("book/deep/ch09_deep_rkm.html", "no-label-text"),
     ("book/deep/ch09_deep_rkm.html", "no-plumbing"),
-    # book/duality/ch04_stiefel_rotation.html
-    ("book/duality/ch04_stiefel_rotation.html", "figures-captioned"),
-    ("book/duality/ch04_stiefel_rotation.html", "figures-sharp"),
-    ("book/duality/ch04_stiefel_rotation.html", "no-label-text"),
-    ("book/duality/ch04_stiefel_rotation.html", "no-plumbing"),
-    # book/duality/ch05_forecasting.html
-    ("book/duality/ch05_forecasting.html", "figures-captioned"),
-    ("book/duality/ch05_forecasting.html", "figures-sharp"),
-    ("book/duality/ch05_forecasting.html", "no-label-text"),
-    ("book/duality/ch05_forecasting.html", "no-plumbing"),
     # book/recurrent/ch10_recurrent_rkm.html
     ("book/recurrent/ch10_recurrent_rkm.html", "figures-captioned"),
     ("book/recurrent/ch10_recurrent_rkm.html", "figures-sharp"),
