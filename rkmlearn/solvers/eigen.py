@@ -135,7 +135,7 @@ BLOCK_MAX_S = 50
 def choose_eigen_solver(n, s):
     """The solver that ``top_eigenpairs(solver="auto")`` uses for ``s`` of ``n`` eigenpairs.
 
-    Rule: ``'block'`` (block Krylov, :func:`block_krylov_eigenpairs`) when ``n >= BLOCK_MIN_N``
+    Rule: ``'block'`` (block Krylov, ``block_krylov_eigenpairs``) when ``n >= BLOCK_MIN_N``
     (1000) and ``s <= min(n // 40, BLOCK_MAX_S)`` (50), else ``'dense'`` (LAPACK's subset driver).
     The block solver multiplies ``K`` by 8 to 16 vectors at once: one pass over the ``n x n``
     matrix per block, where ARPACK makes one per vector and is memory-bound (3 % of the machine's
@@ -436,7 +436,7 @@ def top_eigenpairs(K, n_components, solver="auto", *, check_rank=True, random_st
     solver : {'auto', 'dense', 'arpack', 'block'}, default='auto'
         LAPACK's subset driver (``eigh(..., subset_by_index, driver='evr')``, its count checked),
         ARPACK (``eigsh(K, k=s, which='LA')`` from a seeded start vector, needs ``s < n``; falls back
-        to dense if it does not converge), block Krylov (:func:`block_krylov_eigenpairs`, residuals
+        to dense if it does not converge), block Krylov (``block_krylov_eigenpairs``, residuals
         at LAPACK's accuracy; falls back to dense on a cluster or a small matrix), or
         :func:`choose_eigen_solver`.
     check_rank : bool, default=True
