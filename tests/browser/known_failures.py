@@ -45,13 +45,4 @@ KNOWN_FAILURES: set[tuple[str, str]] = {
     ("book/foundations/ch01_kernels.html", "figures-sharp"),
     ("book/foundations/ch01_kernels.html", "no-label-text"),
     ("book/foundations/ch01_kernels.html", "no-plumbing"),
-    # book/recurrent/ch10_recurrent_rkm.html
-    ("book/recurrent/ch10_recurrent_rkm.html", "figures-captioned"),
-    ("book/recurrent/ch10_recurrent_rkm.html", "figures-sharp"),
-    ("book/recurrent/ch10_recurrent_rkm.html", "no-plumbing"),
-    # book/tensor/ch08_tensor_rkm.html
-    ("book/tensor/ch08_tensor_rkm.html", "figures-captioned"),
-    ("book/tensor/ch08_tensor_rkm.html", "figures-sharp"),
-    ("book/tensor/ch08_tensor_rkm.html", "no-label-text"),
-    ("book/tensor/ch08_tensor_rkm.html", "no-plumbing"),
 }
