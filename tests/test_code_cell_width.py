@@ -33,9 +33,7 @@ def _toc_notebooks() -> list[Path]:
 #: Notebooks whose code cells have longer lines today (issue 18, before the chapters' rewrite).
 #: The lead removes each entry when its chapter branch is merged.
 NOT_YET_FORMATTED = {
-    "book/tensor/ch08_tensor_rkm.ipynb",
     "book/deep/ch09_deep_rkm.ipynb",
-    "book/recurrent/ch10_recurrent_rkm.ipynb",
 }
 
 NOTEBOOKS = _toc_notebooks()

@@ -25,6 +25,8 @@ def test_ladders_and_initial_state(explorer):
     assert explorer.names == ("sigma_x", "sigma_t", "s")
     assert [ladder.values for ladder in explorer.ladders] == [(0.5, 2.0), (1.0,), (2, 3)]
     assert explorer.initial == {"sigma_x": 2.0, "sigma_t": 1.0, "s": 2}
+    # labels in typeset maths (issue 18), not ASCII such as "σx"
+    assert [ladder.description for ladder in explorer.ladders] == [r"$\sigma_x$", r"$\sigma_t$", "$s$"]
 
 
 @pytest.mark.parametrize("sigma_x, s", [(0.5, 2), (2.0, 3)])

@@ -28,6 +28,9 @@ def test_ladders_and_initial_state(explorer):
     assert explorer.names == ("decision", "rho")
     assert explorer.ladders[1].values == RHO_LADDER
     assert explorer.initial == {"decision": "add", "rho": 0.5}
+    # labels in typeset maths and the chapter's rule names (issue 18), not "ρ" or paper numbers
+    assert explorer.ladders[0].labels == ("add", "mean")
+    assert explorer.ladders[1].description == r"$\varrho$"
 
 
 @pytest.mark.parametrize("decision", ["add", "mean"])

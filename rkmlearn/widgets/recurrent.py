@@ -74,7 +74,8 @@ class RecurrentAblationExplorer(FrameExplorer):
         ss = _ladder_values(components, "components", integer=True)
         self.p = check_scalar_range(p, "p", low=1, low_inclusive=True, integer=True)
         self.preimage = preimage
-        self.ladders = (Ladder("sigma_x", "σx", sx), Ladder("sigma_t", "σt", st), Ladder("s", "s", ss))
+        self.ladders = (Ladder("sigma_x", r"$\sigma_x$", sx), Ladder("sigma_t", r"$\sigma_t$", st),
+                        Ladder("s", "$s$", ss))  # labels in typeset maths (issue 18)
         self.initial = {"sigma_x": sx[len(sx) // 2], "sigma_t": st[len(st) // 2], "s": ss[0]}
         self.check_state()
         self._fit_all()

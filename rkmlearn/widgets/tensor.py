@@ -99,8 +99,9 @@ class TensorCouplingExplorer(FrameExplorer):
         self.sigma = check_scalar_range(sigma, "sigma", low=0.0)
         self.lam = check_scalar_range(lam, "lam", low=0.0)
         self.ladders = (
-            Ladder("decision", "decision rule", ("add", "mean"), ("add (15)", "mean (17)"), style="buttons"),
-            Ladder("rho", "ρ", RHO_LADDER),
+            # labels in typeset maths (issue 18); the rule names are the ones Chapter 8 uses
+            Ladder("decision", "decision rule", ("add", "mean"), ("add", "mean"), style="buttons"),
+            Ladder("rho", r"$\varrho$", RHO_LADDER),
         )
         self.initial = {"decision": decision, "rho": rho}
         self.check_state()

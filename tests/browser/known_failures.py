@@ -20,13 +20,4 @@ KNOWN_FAILURES: set[tuple[str, str]] = {
     ("book/deep/ch09_deep_rkm.html", "figures-sharp"),
     ("book/deep/ch09_deep_rkm.html", "no-label-text"),
     ("book/deep/ch09_deep_rkm.html", "no-plumbing"),
-    # book/recurrent/ch10_recurrent_rkm.html
-    ("book/recurrent/ch10_recurrent_rkm.html", "figures-captioned"),
-    ("book/recurrent/ch10_recurrent_rkm.html", "figures-sharp"),
-    ("book/recurrent/ch10_recurrent_rkm.html", "no-plumbing"),
-    # book/tensor/ch08_tensor_rkm.html
-    ("book/tensor/ch08_tensor_rkm.html", "figures-captioned"),
-    ("book/tensor/ch08_tensor_rkm.html", "figures-sharp"),
-    ("book/tensor/ch08_tensor_rkm.html", "no-label-text"),
-    ("book/tensor/ch08_tensor_rkm.html", "no-plumbing"),
 }
