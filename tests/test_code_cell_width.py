@@ -39,7 +39,6 @@ NOT_YET_FORMATTED = {
     "book/duality/ch04_stiefel_rotation.ipynb",
     "book/duality/ch05_forecasting.ipynb",
     "book/tensor/ch08_tensor_rkm.ipynb",
-    "book/deep/ch09_deep_rkm.ipynb",
     "book/recurrent/ch10_recurrent_rkm.ipynb",
 }
 
