@@ -15,11 +15,6 @@ Nothing may be added to this list to make a new failure pass.
 # the chapter branches (and re-executing their notebooks: figures and explorer frames are drawn
 # at 2x and 1.5x only when a notebook runs with the new rkmlearn.widgets).
 KNOWN_FAILURES: set[tuple[str, str]] = {
-    # book/deep/ch09_deep_rkm.html
-    ("book/deep/ch09_deep_rkm.html", "figures-captioned"),
-    ("book/deep/ch09_deep_rkm.html", "figures-sharp"),
-    ("book/deep/ch09_deep_rkm.html", "no-label-text"),
-    ("book/deep/ch09_deep_rkm.html", "no-plumbing"),
     # book/duality/ch02_primal_dual.html
     ("book/duality/ch02_primal_dual.html", "figures-captioned"),
     ("book/duality/ch02_primal_dual.html", "figures-sharp"),
