@@ -27,6 +27,11 @@ def test_ladders_and_initial_state(explorer):
     assert explorer.initial == {"levels": 2, "s2": 2}
 
 
+def test_the_s2_control_is_labelled_in_typeset_maths(explorer):
+    # the page shows s_2 as in the text and Figure 3, not the plain identifier "s2"
+    assert explorer.ladders[1].widget_description == "\\(s_2\\)"
+
+
 def test_state_is_the_dkpca_model_and_its_test_accuracy(data, explorer):
     X, y, X_test, y_test = data
     E, accuracy = explorer.state_data(3, 4)

@@ -100,7 +100,7 @@ class DeepLatentExplorer(FrameExplorer):
                 self.accuracy_[L, s] = float(model.score(X_test, y_test))
         self.ladders = (
             Ladder("levels", "levels", levels, tuple(f"{L} levels" for L in levels), style="buttons"),
-            Ladder("s2", "s2", s2),
+            Ladder("s2", r"$s_2$", s2),
         )
         self.initial = {"levels": levels[0], "s2": s2[len(s2) // 2]}
         self.check_state()

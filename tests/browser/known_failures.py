@@ -8,16 +8,6 @@ test's messages give the counts per page (which equations, how wide) for the cha
 Nothing may be added to this list to make a new failure pass.
 """
 
-# Issue 18 ("A textbook students choose") added the checks code-fits-1400, no-plumbing,
-# figures-captioned, figures-sharp and no-label-text while the chapters were being rewritten on
-# their own branches. These are the chapters' failures of those checks before that rewrite (the
-# per-page counts: `python -m pytest tests/browser -s`). The lead empties this list after merging
-# the chapter branches (and re-executing their notebooks: figures and explorer frames are drawn
-# at 2x and 1.5x only when a notebook runs with the new rkmlearn.widgets).
-KNOWN_FAILURES: set[tuple[str, str]] = {
-    # book/deep/ch09_deep_rkm.html
-    ("book/deep/ch09_deep_rkm.html", "figures-captioned"),
-    ("book/deep/ch09_deep_rkm.html", "figures-sharp"),
-    ("book/deep/ch09_deep_rkm.html", "no-label-text"),
-    ("book/deep/ch09_deep_rkm.html", "no-plumbing"),
-}
+# Empty since issue 18: every page passes every check, the ones that issue added included
+# (code-fits-1400, no-plumbing, figures-captioned, figures-sharp, no-label-text).
+KNOWN_FAILURES: set[tuple[str, str]] = set()
