@@ -88,7 +88,7 @@ shapes = {
     "digits": ds.load_digits_split(random_state=0).X_train.shape,
 }
 if hasattr(ds, "load_mnist_5k"):
-    shapes["mnist_5k"] = ds.load_mnist_5k().data.shape
+    shapes["mnist_5k"] = ds.load_mnist_5k().X_test.shape
 messages = {}
 for name, call in [("widgets", lambda: __import__("rkmlearn.widgets")),
                    ("sunspots", ds.load_sunspots),
@@ -108,6 +108,7 @@ def test_core_wheel_works_without_extras_and_names_them(fresh):
     out = json.loads(_py(python, CORE, base).strip().splitlines()[-1])
     assert out["shapes"]["mfeat"] == [[2000, d] for d in (76, 216, 64, 240, 47, 6)]
     assert out["shapes"]["santafe"] == [1000]
+    assert out["shapes"]["mnist_5k"] == [2000, 784]  # bundled too (the paper's 2,000 test images)
     msgs = out["messages"]
     assert "rkmlearn[book]" in msgs["widgets"], msgs
     assert "rkmlearn[data]" in msgs["sunspots"], msgs
