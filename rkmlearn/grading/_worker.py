@@ -162,17 +162,27 @@ _READ_FILE, _READ_DIR, _EXECUTE = 1 << 2, 1 << 3, 1 << 0
 _MAKE_CHAR, _MAKE_SOCK, _MAKE_BLOCK = 1 << 6, 1 << 9, 1 << 11
 
 
+# The Landlock system calls have the same numbers on every architecture.
+_LANDLOCK_CREATE, _LANDLOCK_ADD_RULE, _LANDLOCK_RESTRICT = 444, 445, 446
+
+
+def _landlock_abi():
+    """``(ctypes, libc, syscall, abi)``: the kernel's Landlock ABI version (< 1: none)."""
+    ctypes, libc = _libc()
+    syscall = libc.syscall
+    syscall.restype = ctypes.c_long
+    abi = syscall(_LANDLOCK_CREATE, None, ctypes.c_size_t(0), ctypes.c_uint32(1))
+    return ctypes, libc, syscall, abi
+
+
 def _landlock(read_dirs, list_dirs, read_files, rw_dirs, rw_files, allow_exec):
     """Restrict this process (and its future children) with Landlock; return a status string."""
     if not sys.platform.startswith("linux"):
         return "unavailable (not Linux)"
     import struct
 
-    ctypes, libc = _libc()
-    syscall = libc.syscall
-    syscall.restype = ctypes.c_long
-    create, add_rule, restrict = 444, 445, 446  # the same numbers on every architecture
-    abi = syscall(create, None, ctypes.c_size_t(0), ctypes.c_uint32(1))
+    ctypes, libc, syscall, abi = _landlock_abi()
+    create, add_rule, restrict = _LANDLOCK_CREATE, _LANDLOCK_ADD_RULE, _LANDLOCK_RESTRICT
     if abi < 1:
         return f"unavailable ({os.strerror(ctypes.get_errno())})"
     handled = (1 << 13) - 1
@@ -229,11 +239,8 @@ def _scope_signals():
         return "unavailable (not Linux)"
     import struct
 
-    ctypes, libc = _libc()
-    syscall = libc.syscall
-    syscall.restype = ctypes.c_long
-    create, restrict = 444, 446
-    abi = syscall(create, None, ctypes.c_size_t(0), ctypes.c_uint32(1))
+    ctypes, libc, syscall, abi = _landlock_abi()
+    create, restrict = _LANDLOCK_CREATE, _LANDLOCK_RESTRICT
     if abi < 6:
         return "unavailable (Landlock ABI 6 needed)" if abi >= 1 else "unavailable"
     attr = struct.pack("<QQQ", 0, 0, 0b11)  # nothing but the scopes: signals, abstract sockets

@@ -26,13 +26,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .exercise import GradingError
-from .report import GradeReport
+from .report import GradeReport, printable
 
 __all__ = ["Submission", "find_submissions", "grade_batch", "BatchResult"]
 
 SUFFIXES = (".py", ".ipynb")
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
 @dataclass
@@ -92,7 +91,7 @@ def find_submissions(folder) -> list[Submission]:
         else:
             continue
         if not _NAME.fullmatch(sub.student):
-            shown = _CONTROL.sub("?", sub.student)[:60]
+            shown = printable(sub.student)[:60]
             sub = Submission(re.sub(r"[^A-Za-z0-9._-]", "_", sub.student)[:100] or "unnamed",
                              None, f"the name {shown!r} has characters other than letters, "
                                    "digits, '.', '_' and '-'; rename it")
@@ -128,7 +127,7 @@ def _grade_one(exercise: Path, sub: Submission, out: Path, timeout: float,
     seconds = time.monotonic() - started
     if done.returncode != 0 or not json_path.is_file():
         last = [ln for ln in done.stderr.splitlines() if ln.strip()][-1:] or ["no message"]
-        return BatchResult(sub.student, "grading failed: " + _CONTROL.sub("?", last[0])[:300],
+        return BatchResult(sub.student, "grading failed: " + printable(last[0])[:300],
                            seconds=seconds)
     report = GradeReport.from_gradescope(json.loads(json_path.read_text(encoding="utf-8")),
                                          exercise=str(exercise), submission=str(sub.path))
@@ -140,8 +139,9 @@ def _feedback(result: BatchResult, exercise: Path) -> str:
     head = f"Exercise {exercise.name}, submission of {result.student}\n\n"
     if result.report is None:
         return head + result.status + "\n"
-    # Messages come from the student's code: no terminal escape sequences in the file.
-    return head + _CONTROL.sub("?", result.report.format_table(width=100)) + "\n"
+    # The table's names and messages are escaped already (report.printable): no terminal
+    # escape sequence from the student's code reaches the file.
+    return head + result.report.format_table(width=100) + "\n"
 
 
 def grade_batch(exercise_dir, submissions_dir, out_dir, *, jobs: int = 2,

@@ -25,7 +25,6 @@ import json
 import math
 import os
 import selectors
-import shutil
 import signal
 import subprocess
 import sys
@@ -157,25 +156,18 @@ def _base_id(nodeid: str) -> str:
     return file_part + "::" + rest.split("[", 1)[0].split("::")[-1]
 
 
-def tests_calling(folder: Path, function: str) -> set[str]:
+def tests_calling(folder: Path, function: str, kinds: dict | None = None) -> set[str]:
     """``file::name`` of the test functions under ``folder/tests`` that call
     ``submission.FUNCTION`` (directly or through module-level helpers of their file)."""
-    found = set()
-    for path in sorted((folder / "tests").rglob("test_*.py")):
-        rel = path.relative_to(folder).as_posix()
-        for name, attrs in _submission_attributes(path).items():
-            if name.startswith("test") and function in attrs:
-                found.add(f"{rel}::{name}")
-    return found
+    kinds = test_kinds(folder) if kinds is None else kinds
+    return {test for test, (functions, _) in kinds.items() if function in functions}
 
 
-def _submission_attributes(path: Path) -> dict[str, set[str]]:
+def _submission_attributes(tree) -> dict[str, set[str]]:
+    """For each function of a parsed test file, the ``submission.NAME`` attributes it uses,
+    through the file's module-level helpers too (transitively)."""
     import ast
 
-    try:
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-    except (OSError, SyntaxError, UnicodeDecodeError):
-        return {}
     direct: dict[str, set[str]] = {}
     calls: dict[str, set[str]] = {}
     for node in ast.walk(tree):
@@ -189,7 +181,7 @@ def _submission_attributes(path: Path) -> dict[str, set[str]]:
                     names.add(sub.id)
             direct[node.name], calls[node.name] = attrs, names
     closed = {}
-    for name in direct:  # what a test uses through the file's helpers, transitively
+    for name in direct:
         seen, todo, attrs = {name}, [name], set()
         while todo:
             current = todo.pop()
@@ -204,17 +196,18 @@ def _submission_attributes(path: Path) -> dict[str, set[str]]:
 
 def test_kinds(folder: Path) -> dict[str, tuple[frozenset, bool]]:
     """``file::name`` -> (the submission functions the test calls, whether it is a bad-input
-    test, i.e. one that expects the submission to raise: ``pytest.raises`` in its code)."""
+    test, i.e. one that expects the submission to raise: ``pytest.raises`` in its code).
+    Each test file is parsed once, never imported."""
     import ast
 
     kinds = {}
     for path in sorted((folder / "tests").rglob("test_*.py")):
         rel = path.relative_to(folder).as_posix()
-        attrs = _submission_attributes(path)
         try:
             tree = ast.parse(path.read_text(encoding="utf-8"))
         except (OSError, SyntaxError, UnicodeDecodeError):
             continue
+        attrs = _submission_attributes(tree)
         for node in ast.walk(tree):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) \
                     and node.name.startswith("test"):
@@ -404,13 +397,13 @@ class _Grading:
             from .sandbox import SandboxDirs
 
             folder = grading_folder(self.exercise, tmp / "exercise", self.include_hidden)
+            self.kinds = test_kinds(folder)
             if self.function is not None:
-                self.only = tests_calling(folder, self.function)
+                self.only = tests_calling(folder, self.function, self.kinds)
                 if not self.only:
                     raise GradingError(f"no test of this exercise calls {self.function}(); "
                                        "check the function's name (the exercise's functions "
                                        f"are: {', '.join(self.config.functions) or 'any'})")
-            self.kinds = test_kinds(folder)
             dirs = SandboxDirs(self.submission, uid.uid if uid else None)
             self._loop(folder, dirs, uid, tmp, progress)
         finally:
