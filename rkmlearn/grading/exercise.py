@@ -23,6 +23,7 @@ import configparser
 import fnmatch
 import json
 import shutil
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -122,6 +123,22 @@ def _copy(src: Path, dst: Path, excluded: tuple[str, ...]) -> list[str]:
         text = json.dumps(student_notebook(read_notebook(path)), indent=1, ensure_ascii=False)
         path.write_text(text + "\n", encoding="utf-8")
     return sorted(p.relative_to(dst).as_posix() for p in dst.rglob("*") if p.is_file())
+
+
+_PARSE_LOCK = threading.Lock()
+
+
+def parse_python(source: str):
+    """``ast.parse(source)``, one thread at a time.
+
+    CPython 3.11's parser keeps its recursion depth in shared state: two threads parsing at once
+    (gradings run in threads, e.g. a pool of ``grade`` calls) can fail with "SystemError: AST
+    constructor recursion depth mismatch".
+    """
+    import ast
+
+    with _PARSE_LOCK:
+        return ast.parse(source)
 
 
 def read_regular_file(path) -> bytes:

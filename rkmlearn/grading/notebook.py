@@ -29,7 +29,7 @@ import json
 import re
 from pathlib import Path
 
-from .exercise import GradingError
+from .exercise import GradingError, parse_python
 
 __all__ = ["BEGIN", "END", "strip_solutions", "remove_markers", "read_notebook",
            "exercise_module", "submission_module", "student_notebook", "sync_exercise",
@@ -182,7 +182,7 @@ def definitions_only(cells: list[str]) -> tuple[str, list[str]]:
         code = "\n".join("" if line.lstrip().startswith(("%", "!")) else line
                          for line in cell.splitlines())
         try:
-            tree = ast.parse(code)
+            tree = parse_python(code)
         except SyntaxError as exc:
             notes.append(f"code cell {number} has a syntax error (line {exc.lineno}: {exc.msg}) "
                          "and was left out")

@@ -35,7 +35,7 @@ from pathlib import Path
 
 from . import procs
 from .exercise import (ExerciseConfig, GradingError, MissingExtraError, grading_folder,
-                       load_config)
+                       load_config, parse_python)
 from .report import GradeReport, TestResult, printable, shorten
 
 __all__ = ["GradingError", "CollectedTest", "collect_tests", "grade", "DEFAULT_TIMEOUT",
@@ -204,7 +204,7 @@ def test_kinds(folder: Path) -> dict[str, tuple[frozenset, bool]]:
     for path in sorted((folder / "tests").rglob("test_*.py")):
         rel = path.relative_to(folder).as_posix()
         try:
-            tree = ast.parse(path.read_text(encoding="utf-8"))
+            tree = parse_python(path.read_text(encoding="utf-8"))
         except (OSError, SyntaxError, UnicodeDecodeError):
             continue
         attrs = _submission_attributes(tree)
