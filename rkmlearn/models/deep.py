@@ -277,8 +277,8 @@ class DeepRKMClassifier(ClassifierMixin, TransformerMixin, BaseEstimator):
         median = self._median_distance(X) if auto_sigma or self.smoother_sigma is None else None
         if auto_sigma:
             level1_params = {**(level1_params or {}), "sigma": median}  # the paper's rule
-        view = View(kernel=kernel_names[0], kernel_params=level1_params).fit(X)
-        K0_c = view.centred_gram()
+        view = View(kernel=kernel_names[0], kernel_params=level1_params)
+        K0_c = view.fit_centred_gram(X)
         if np.abs(K0_c).max() <= rank_tolerance(n) * view.scale_:
             raise ValueError(
                 f"X: the centred kernel matrix of level 1 ({view.description}) is zero to rounding, i.e. all "
@@ -384,8 +384,8 @@ class DeepRKMClassifier(ClassifierMixin, TransformerMixin, BaseEstimator):
         seed = rng.randint(np.iinfo(np.int32).max)  # ARPACK's start vector: the same H for the same seed
         Hs = [solve_level([view], s[0], random_state=seed, name="DeepRKMClassifier level 1").H]
         for j, (sj, kernel) in enumerate(zip(s[1:], kernels), start=2):
-            level_view = View(kernel=kernel).fit(Hs[-1], name=f"H_{j - 1}")
-            Hs.append(solve_level([level_view], sj, random_state=seed, name=f"DeepRKMClassifier level {j}").H)
+            Hs.append(solve_level([View(kernel=kernel)], sj, random_state=seed, name=f"DeepRKMClassifier level {j}",
+                                  Xs=[Hs[-1]]).H)
         return Hs
 
     def _initial_classifier(self, s_last, labels, rng):

@@ -174,8 +174,8 @@ class MultiViewKPCA(TransformerMixin, BaseEstimator):
                 f"{names[0]} has 1 sample (n_samples = 1), but kernel PCA needs at least 2 samples to centre "
                 "the features; pass more samples."
             )
-        self.views_ = [view.fit(X, name=name) for view, X, name in zip(views, Xs, names)]
-        level = solve_level(self.views_, self.n_components, random_state=self.random_state,
+        self.views_ = views  # fitted by the level: a kernel is evaluated once
+        level = solve_level(views, self.n_components, Xs=Xs, random_state=self.random_state,
                             with_scores=len(views) > 1, name=type(self).__name__, **options)
         for view in self.views_:
             view.release()  # the n x d_f training features are not needed after fit
@@ -330,8 +330,7 @@ class MultiViewKPCA(TransformerMixin, BaseEstimator):
         if self.U_tilde_ is not None:
             mean_term = h @ (self.U_[v].T @ view.feature_mean_)
         else:
-            r, g = view.centerer_.row_means_, view.centerer_.grand_mean_
-            mean_term = (h @ self.H_.T) @ (r - g)  # phi_c = Phi_c^T alpha, alpha = H h
+            mean_term = view.preimage_mean_term(h @ self.H_.T)  # phi_c = Phi_c^T alpha, alpha = H h
         return kernel_smoother(k_c, view.X_, view.centerer_, mean_term=mean_term, top_k=self.preimage_top_k)
 
 

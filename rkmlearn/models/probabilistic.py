@@ -186,8 +186,8 @@ class ProbabilisticKPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseE
             )
         explicit = self.feature_map is not None
         view = View(kernel=None if explicit else self.kernel, feature_map=self.feature_map,
-                    kernel_params=self.kernel_params).fit(X)
-        level = solve_level([view], self.n_components, random_state=self.random_state, keep_matrix=not explicit,
+                    kernel_params=self.kernel_params)
+        level = solve_level([view], self.n_components, Xs=[X], random_state=self.random_state, keep_matrix=not explicit,
                             with_scores=False, name="ProbabilisticKPCA", **options)
         self.view_, self.n_features_in_, self.X_fit_ = view, X.shape[1], view.X_
         self.kernel_, self.feature_map_, self.feature_mean_ = view.kernel_, view.feature_map_, view.feature_mean_
@@ -254,7 +254,7 @@ class ProbabilisticKPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseE
         else:
             self.W_ = None
         self._KcA = self.E_ * (values * scale)  # K_c A (= Phi_c W): maps h to (k_c)_MAP
-        self._mean_of_A = (self.centerer_.row_means_ - self.centerer_.grand_mean_) @ self.A_  # h -> mu^T phi_c
+        self._mean_of_A = self.view_.preimage_mean_term(self.A_.T)  # h -> mu^T phi_c (phi_c = Phi_c^T A h)
         self.view_.release()  # N x d training features: recomputed on the rare calls that need them
 
     # -- helpers -------------------------------------------------------------------------------
@@ -430,7 +430,7 @@ class ProbabilisticKPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseE
             noise = None if U_rest is None else kernel_noise(U_rest, *self.noise_factor(), self.E_,
                                                              with_beta=space == "input")
             k_c, alpha = kernel_samples(U_q, self.E_, self.eigenvalues_, self.sigma2_, noise)
-            mean_term = alpha @ (self.centerer_.row_means_ - self.centerer_.grand_mean_)
+            mean_term = self.view_.preimage_mean_term(alpha)
         if space == "kernel":
             return k_c
         return kernel_smoother(k_c, self.X_fit_, self.centerer_, mean_term=mean_term, top_k=top_k)

@@ -244,10 +244,10 @@ class RecurrentRKM(RecursiveForecaster):
         self.mean_, self.scale_, Z = _standardise(X)
         if q > 1:  # rows (z_{t-q+1}, ..., z_t), flattened oldest first
             Z = np.lib.stride_tricks.sliding_window_view(Z, q, axis=0).transpose(0, 2, 1).reshape(T, -1)
-        self.view_ = View(kernel=self.kernel, kernel_params=self.kernel_params).fit(Z, name="series")
+        self.view_ = View(kernel=self.kernel, kernel_params=self.kernel_params)  # fitted on Z by the level
         self.a_ = a
         A = _banded_lag_matrix(a, T)  # O(T p) memory: added to K in place, no second T x T array
-        self.level_ = solve_level([self.view_], self.n_components, coupling=A, keep_matrix=psd != "ignore",
+        self.level_ = solve_level([self.view_], self.n_components, Xs=[Z], coupling=A, keep_matrix=psd != "ignore",
                                   random_state=self.random_state, name=type(self).__name__, **opts)
         self.H_ = self.level_.H
         self.eigenvalues_ = self.level_.eigenvalues
@@ -267,8 +267,7 @@ class RecurrentRKM(RecursiveForecaster):
         self.last_latents_ = self.H_[T - 2 * p:].copy()
         self._check_growth(p)
         self._E = self.level_.scores[0]
-        centerer = self.view_.centerer_
-        self._mean_row = self.H_.T @ (centerer.row_means_ - centerer.grand_mean_)  # mu^T phi_c = (H h)^T (r - g)
+        self._mean_row = self.view_.preimage_mean_term(self.H_.T)  # mu^T phi_c = h @ _mean_row for phi_c = Phi_c^T H h
         if self.preimage_top_k is not None:  # checked for either pre-image: set_params may switch to the smoother
             check_scalar_range(self.preimage_top_k, "preimage_top_k", low=1, high=T,
                                              low_inclusive=True, high_inclusive=True, integer=True)
