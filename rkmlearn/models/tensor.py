@@ -20,7 +20,7 @@ from .. import _blas
 from .._validation import check_array, check_bool, check_class_labels, check_option, check_scalar_range, check_views
 from ..base import estimator_init
 from ..solvers.linear import BorderedSolver, SymmetricSolver
-from .multiview import MultiViewKPCA
+from .latent import make_views
 from .coding import CODINGS, decode_outputs, encode_labels, output_codebook
 
 __all__ = ["TensorMultiViewRKM", "coupled_kernel", "DECISIONS"]
@@ -234,11 +234,11 @@ class TensorMultiViewRKM(ClassifierMixin, BaseEstimator):
         return np.split(X, np.cumsum(sizes)[:-1], axis=1), True
 
     def _make_views(self, n_views):
-        """One unfitted View per view; the per-view checks are MultiViewKPCA's (dual setting)."""
+        """One unfitted View per view; the per-view checks are :func:`~rkmlearn.models.latent.make_views`'s."""
         kernels = self.kernels
         if kernels is not None and not isinstance(kernels, (list, tuple)):
             kernels = [kernels] * n_views  # one kernel for every view
-        return MultiViewKPCA(kernels=kernels, feature_maps=self.feature_maps)._make_views(n_views)
+        return make_views(kernels, self.feature_maps, n_views)
 
     # -- fit -----------------------------------------------------------------------------------
     def fit(self, Xs, y):
