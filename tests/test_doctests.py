@@ -10,7 +10,7 @@ CORE_MODULES = [
     "rkmlearn.kernels", "rkmlearn.features", "rkmlearn.preimage", "rkmlearn.solvers.eigen",
     "rkmlearn.solvers.linear", "rkmlearn.solvers.stiefel", "rkmlearn.solvers.subspace",
     "rkmlearn.models.kpca", "rkmlearn.models.multiview", "rkmlearn.models.probabilistic",
-    "rkmlearn.models.ppca_sampling", "rkmlearn.models.flowchart", "rkmlearn.models.deep",
+    "rkmlearn.models.ppca_sampling", "rkmlearn.models.ppca_likelihood", "rkmlearn.models.flowchart", "rkmlearn.models.deep",
     "rkmlearn.models.deep_objective", "rkmlearn.models.tensor", "rkmlearn.models.coding",
     "rkmlearn.models.selection", "rkmlearn.models.committee", "rkmlearn.models.mvlssvm",
     "rkmlearn.models.latent_dynamics", "rkmlearn.models.recurrent",
