@@ -87,19 +87,17 @@ class View(BaseEstimator):
         self.feature_map = feature_map
         self.kernel_params = kernel_params
 
-    def fit(self, X, y=None, *, name="X"):
+    def fit(self, X, y=None, *, name="X", centre=True):
         """Fit everything the view will be asked: inputs, feature map, centring statistics, ``scale_``.
 
         A kernel view builds its training Gram matrix once for its statistics and keeps only them
-        (O(n)); a model that needs that matrix calls :meth:`fit_gram` or :meth:`fit_centred_gram`
-        instead, which return it (the kernel is evaluated once).
+        (O(n)); a level that needs the centred matrix calls :meth:`fit_centred_gram` instead (the
+        kernel is evaluated once). ``centre=False``: a kernel view that is only asked UNcentred
+        quantities (:meth:`gram`, :meth:`kernel_rows`: Part III's LS-SVM systems, whose bias rows
+        take care of the offset) computes no statistics and no n x n matrix; its centred queries raise.
         """
-        self._fit(X, name, None)
+        self._fit(X, name, None if centre else "uncentred")
         return self
-
-    def fit_gram(self, X, *, name="X"):
-        """:meth:`fit`, returning the uncentred training Gram matrix ``K`` (n, n) it was fitted on."""
-        return self._fit(X, name, "gram")
 
     def fit_centred_gram(self, X, *, name="X"):
         """:meth:`fit`, returning ``K_c = M_c K M_c`` (n, n) (:eq:`eq-centering-train`).
@@ -109,7 +107,7 @@ class View(BaseEstimator):
         return self._fit(X, name, "centred")
 
     def _fit(self, X, name, gram):
-        """Fit; return the Gram matrix asked for (``gram``: None, "gram" or "centred")."""
+        """Fit; return the centred Gram matrix if ``gram == "centred"`` (``"uncentred"``: no statistics)."""
         dask = is_dask(X)
         if dask and self.feature_map is None:
             raise ValueError(f"{name} is a Dask array: only an explicit feature map (setting='primal') is streamed; "
@@ -125,6 +123,9 @@ class View(BaseEstimator):
             kernel = "linear" if self.kernel is None else self.kernel
             self.kernel_ = copy.deepcopy(make_kernel(kernel, **(self.kernel_params or {})))
             self.feature_map_, self.feature_mean_ = None, None
+            if gram == "uncentred":
+                self.scale_ = None
+                return None
             K = self.kernel_(self.X_)  # a fresh array, exactly symmetric by construction
             with np.errstate(over="ignore", invalid="ignore"):  # an overflow is the level's error to report
                 # max |k(x_i, x_j)| = max_i k(x_i, x_i) for a PSD kernel: O(n) instead of a pass over K
@@ -133,7 +134,7 @@ class View(BaseEstimator):
                 self.centerer_ = _centerer(row_means, float(row_means.mean()))
             if gram == "centred":
                 return self.centerer_.transform_train_inplace(K)  # one n x n array: the peak of a dual fit
-            return K if gram == "gram" else None
+            return None
         if not (hasattr(self.feature_map, "fit_transform") and hasattr(self.feature_map, "transform")):
             raise ValueError(
                 f"feature_map must be a transformer with fit_transform and transform (e.g. "
@@ -153,7 +154,7 @@ class View(BaseEstimator):
             self.feature_map_.fit(first)
             self.streamed_ = True
             self.feature_mean_ = self.scale_ = None
-            if gram is not None:
+            if gram == "centred":
                 raise ValueError(f"the features of this streamed view ({self.description}) are never stored: it has "
                                  "no Gram matrix; use setting='primal'.")
             return None
@@ -168,9 +169,7 @@ class View(BaseEstimator):
                 f"the inner products of the features of X ({self.description}) overflowed: X is too large. "
                 "Rescale X (e.g. sklearn.preprocessing.StandardScaler)."
             )
-        if gram is None:
-            return None
-        return self.centred_gram() if gram == "centred" else self.gram()
+        return self.centred_gram() if gram == "centred" else None
 
     def _n_out(self, X):
         """The number of features ``D`` the (unfitted) map will produce, without computing them."""
@@ -251,7 +250,7 @@ class View(BaseEstimator):
         if self.feature_map_ is not None:
             Phi_c = self.centred_features()
             return Phi_c @ Phi_c.T  # features already centred
-        return self.centerer_.transform_train_inplace(self.kernel_(self.X_))  # the Gram matrix of fit, again
+        return self._statistics().transform_train_inplace(self.kernel_(self.X_))  # the Gram matrix of fit, again
 
     def centred_features(self, X=None):
         """Centred features ``phi(x) - mu`` (m, d) of ``X``, or of the training inputs (None)."""
@@ -285,7 +284,7 @@ class View(BaseEstimator):
         self._check_fitted()
         if self.feature_map_ is not None:
             return self.centred_features(X) @ self.centred_features().T
-        return self.centerer_.transform(self.kernel_(X, self.X_))
+        return self._statistics().transform(self.kernel_(X, self.X_))
 
     def preimage_mean_term(self, alpha):
         r"""``mu^T phi_c`` of the feature-space points ``phi_c = Phi_c^T alpha``: ``alpha @ (r - g)``.
@@ -305,7 +304,14 @@ class View(BaseEstimator):
         ndarray of shape (...)
         """
         self._check_fitted()
-        return alpha @ (self.centerer_.row_means_ - self.centerer_.grand_mean_)
+        centerer = self._statistics()
+        return alpha @ (centerer.row_means_ - centerer.grand_mean_)
+
+    def _statistics(self):
+        if self.centerer_ is None:
+            raise ValueError(f"this view ({self.description}) was fitted with centre=False: it has no centring "
+                             "statistics. Fit it with centre=True for centred Gram matrices and kernel rows.")
+        return self.centerer_
 
     def release(self):
         """Drop the stored training features (d_f-wide; recomputed if ever needed again)."""

@@ -110,15 +110,31 @@ def test_fit_computes_the_statistics_and_queries_never_change_the_view(data, mak
     assert view.centerer_.grand_mean_ == centerer[1]
 
 
-def test_fit_gram_and_fit_centred_gram_return_the_matrices_of_fit(data):
+def test_fit_centred_gram_returns_the_matrix_of_fit(data):
     X, _ = data
     fitted = View(kernel="rbf", kernel_params={"sigma": 1.5}).fit(X)
-    view_a, view_b = View(kernel="rbf", kernel_params={"sigma": 1.5}), View(kernel="rbf", kernel_params={"sigma": 1.5})
-    np.testing.assert_array_equal(view_a.fit_gram(X), fitted.gram())
-    np.testing.assert_array_equal(view_b.fit_centred_gram(X), fitted.centred_gram())
-    for view in (view_a, view_b):
-        assert view.scale_ == fitted.scale_
-        np.testing.assert_array_equal(view.centerer_.row_means_, fitted.centerer_.row_means_)
+    view = View(kernel="rbf", kernel_params={"sigma": 1.5})
+    np.testing.assert_array_equal(view.fit_centred_gram(X), fitted.centred_gram())
+    assert view.scale_ == fitted.scale_
+    np.testing.assert_array_equal(view.centerer_.row_means_, fitted.centerer_.row_means_)
+
+
+def test_an_uncentred_view_builds_no_gram_matrix_and_refuses_centred_queries(data):
+    X, X_new = data
+    calls = []
+
+    class Counting(RBF):
+        def __call__(self, X, Y=None):
+            calls.append(Y is None)
+            return super().__call__(X, Y)
+
+    view = View(kernel=Counting(1.5)).fit(X, centre=False)
+    assert calls == [] and view.centerer_ is None
+    np.testing.assert_array_equal(view.gram(), View(kernel=RBF(1.5)).fit(X).gram())
+    for query in (view.centred_gram, lambda: view.centred_kernel_rows(X_new),
+                  lambda: view.preimage_mean_term(np.ones(X.shape[0]))):
+        with pytest.raises(ValueError, match="centre=False"):
+            query()
 
 
 @pytest.mark.parametrize("make", [lambda: View(kernel="rbf", kernel_params={"sigma": 1.5}),

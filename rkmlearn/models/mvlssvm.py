@@ -108,11 +108,11 @@ class MultiViewLSSVM(ClassifierMixin, BaseEstimator):
         self.classes_, y_index = check_class_labels(y, n, type(self).__name__, samples_name="Xs")
         self.codebook_ = output_codebook(len(self.classes_), self.coding)
         Y = encode_labels(y_index, self.codebook_)
-        self.views_ = shape._make_views(V)
+        self.views_ = [view.fit(X, name=f"Xs[{v}]", centre=False) for v, (view, X) in enumerate(zip(shape._make_views(V), Xs))]
         self.n_views_ = V
         M = np.kron(Ginv, np.eye(n))  # e = (G^{-1} kron I) (y (.) alpha)
-        for v, (view, X) in enumerate(zip(self.views_, Xs)):
-            M[v * n:(v + 1) * n, v * n:(v + 1) * n] += view.fit_gram(X, name=f"Xs[{v}]")
+        for v, view in enumerate(self.views_):
+            M[v * n:(v + 1) * n, v * n:(v + 1) * n] += view.gram()
         border = np.kron(np.eye(V), np.ones((n, 1)))  # one bias per view
         solver = BorderedSolver(M, border, name="blockdiag(K_v) + G^-1 kron I")
         beta, b = solver.solve(np.tile(Y, (V, 1)))

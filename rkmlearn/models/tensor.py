@@ -260,14 +260,14 @@ class TensorMultiViewRKM(ClassifierMixin, BaseEstimator):
         self.classes_, y_index = check_class_labels(y, n, type(self).__name__, samples_name="Xs")
         self.codebook_ = output_codebook(len(self.classes_), self.coding)
         Y = encode_labels(y_index, self.codebook_)
-        self.views_ = self._make_views(len(Xs))
+        self.views_ = [view.fit(X, name=f"Xs[{v}]", centre=False)  # uncentred: eq. (12) has bias rows
+                       for v, (view, X) in enumerate(zip(self._make_views(len(Xs)), Xs))]
         self.n_views_ = len(Xs)
         # one array given: scikit-learn's int; a list of views: one int per view
         self.n_features_in_ = sum(X.shape[1] for X in Xs) if single else [X.shape[1] for X in Xs]
         rho, eta, lam = float(self.rho), float(self.eta), float(self.lam)
         self.tau_ = (1.0 - rho) * self.n_views_ + rho
-        grams = (view.fit_gram(X, name=f"Xs[{v}]") for v, (view, X) in enumerate(zip(self.views_, Xs)))
-        M = coupled_kernel(grams, rho, overwrite=True)  # one Gram matrix at a time, each view fitted on it
+        M = coupled_kernel((view.gram() for view in self.views_), rho, overwrite=True)  # one Gram matrix at a time
         M /= eta
         M[np.diag_indices_from(M)] += lam
         ones = np.ones(n)
