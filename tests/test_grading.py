@@ -308,7 +308,7 @@ def test_mini_solution_points_and_visible_score():
     assert report.summary() == "Score: 5/5 (100.0 %)"
     assert report.student_summary().startswith("Visible tests: 4/4 points (100.0 %). 1 hidden")
     assert [t.name for t in report.tests][-1].startswith("hidden/"), "hidden tests come last"
-    assert set(report.sandbox) >= {"uid", "rlimits", "landlock", "audit"}
+    assert set(report.sandbox) >= {"uid", "rlimits", "landlock", "audit", "network", "pid"}
     starter = grade(MINI, MINI / "starter.py", include_hidden=False, jobs=1)
     assert starter.summary() == starter.student_summary() == "Score: 0/4 (0.0 %)"
 

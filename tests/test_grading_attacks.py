@@ -135,6 +135,26 @@ def test_a_worker_sees_no_process_of_the_grader(tmp_path, landlock):
     assert report.sandbox.get("pid", "").startswith("own"), report.sandbox
 
 
+@pytest.mark.skipif(not LINUX_ROOT, reason="the zygote keeps capabilities only as root")
+@pytest.mark.parametrize("uid", ["auto", None], ids=["sandbox-uid", "uid-0"])
+def test_the_worker_and_its_init_hold_no_capability(tmp_path, uid):
+    """The zygote keeps CAP_SYS_ADMIN to make the namespaces; none of it reaches the worker or
+    its init (their /proc/PID/status, read with the hook and Landlock off)."""
+    path = tmp_path / "caps.py"
+    path.write_text(
+        "def add(a, b):\n"
+        "    lines = [line.replace('\\t', ' ') for p in ('self', '1')\n"
+        "             for line in open(f'/proc/{p}/status').read().splitlines()\n"
+        "             if line.startswith(('Cap', 'NoNewPrivs', 'Pid'))]\n"
+        "    raise RuntimeError('; '.join(lines))\n"
+        "def mul(a, b):\n    return a * b\n")
+    report = _grade_mini(path, audit=False, landlock=False, uid=uid)
+    message = next(t.message for t in report.tests if t.name.endswith("test_add"))
+    for field in ("CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb"):
+        assert message.count(f"{field}: 0000000000000000") == 2, (field, message)
+    assert "Pid: 2;" in message and "Pid: 1;" in message and "NoNewPrivs: 1" in message, message
+
+
 # Run as root in a child process: the judge first loses CAP_SYS_ADMIN (no namespace can be
 # made, as for root in a container), then, behind a seccomp filter, the Landlock system calls
 # (a kernel without Landlock). What it graded, or why it refused, is printed as JSON.
