@@ -338,8 +338,10 @@ class Zygote:
         reply = self._receive(time.monotonic() + STARTUP_SECONDS)
         if reply is None or reply.get("op") != "forked" or type(reply.get("pid")) is not int:
             parent_end.close()
-            raise SandboxError("the sandbox did not start a worker: "
-                               + (self.drain.tail()[-500:] or "no output"))
+            # Only the sandbox's own lines: the output also holds what submissions printed.
+            said = [line for line in self.drain.tail().splitlines() if line.startswith("grader: ")]
+            raise SandboxError("the sandbox did not start a worker"
+                               + (f" ({said[-1][8:300]})" if said else ""))
         init = reply.get("init")
         return Worker(self, reply["pid"], parent_end, init if type(init) is int else None)
 
