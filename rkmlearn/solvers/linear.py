@@ -31,7 +31,7 @@ def _lu(M, anorm=None, overwrite=False):
     return lu, dgecon(lu[0], anorm, norm="1")[0]
 
 
-def _one_norm(M, block=256):
+def _one_norm(M, block=64):
     """``||M||_1`` of a symmetric ``M`` (its largest row sum of magnitudes), a block of rows at a time."""
     return max(float(np.abs(M[i:i + block]).sum(axis=1).max()) for i in range(0, M.shape[0], block))
 
@@ -67,7 +67,8 @@ class SymmetricSolver:
     """
 
     def __init__(self, M, name="M", *, floor=None, advice="", overwrite=False):
-        M = check_array(M, name)
+        own = overwrite and type(M) is np.ndarray and M.dtype == np.float64 and M.flags.c_contiguous
+        M = M if own else check_array(M, name)  # the caller's own matrix: finite by construction, no scan
         if M.shape[0] != M.shape[1]:
             raise ValueError(f"{name} must be a square matrix; got shape {M.shape}.")
         in_place = overwrite and M.flags.writeable
