@@ -126,7 +126,7 @@ def test_symmetric_solver_overwrite_factors_in_place(indefinite):
     still sees M (Cholesky's partial work on it is undone)."""
     import tracemalloc
 
-    n = 300
+    n = 600
     M = spd(n, seed=5)
     if indefinite:
         M -= 1.5 * np.trace(M) / n * np.eye(n)
@@ -141,7 +141,7 @@ def test_symmetric_solver_overwrite_factors_in_place(indefinite):
     assert (solver._cho is None) == indefinite and not solver.singular
     np.testing.assert_allclose(solver.solve(B), expected, rtol=1e-9, atol=1e-12)
     np.testing.assert_allclose(solver.solve(B), np.linalg.solve(M, B), rtol=1e-8, atol=1e-12)
-    assert peak <= 0.2 * M.nbytes
+    assert peak <= 0.5 * M.nbytes  # O(n) work arrays and 256 x 256 tiles; a copy of M is 1.0
     if not indefinite:
         assert not np.array_equal(work, M)  # it holds the factor now
     with pytest.raises(ValueError, match="singular"):
