@@ -17,7 +17,8 @@ WALL time (the target is "on 2 cores": BLAS threads count once) and CPU time of 
 Targets (issue 11): model <= 0.2 s on 2 cores and within 1.5x of the floor. Printed, never asserted.
 ``python benchmarks/bench_tensor.py`` (best of 9) or ``--quick`` (best of 2).
 
-``--sizes 1600 4000 8000`` (issue 24): fit + predict of 3 synthetic views (``n / 4`` test rows,
+Then, or alone with ``--sizes N ...`` (default n = 1600, 4000, 8000; quick: 800, 1600; issue 24):
+fit + predict of 3 synthetic views (``n / 4`` test rows,
 10 classes) against scikit-learn's ``KernelRidge`` (RBF) on the concatenated views, CPU time, one
 BLAS thread, interleaved best of k; growth exponents and, at the largest n, each fit's peak memory
 in ``n^2`` doubles (tracemalloc). Goals: rkmlearn <= KernelRidge's time, <= 2 n^2 doubles.
@@ -146,6 +147,7 @@ def main(quick=False):
     print(f"{'paper, MATLAB on an i7 (Table 5)':32s} {1.38:10.2f}")
     print(f"{'solve: one factorisation':32s} {'':10s} {t_one:10.4f}")
     print(f"{'solve: one factorisation/output':32s} {'':10s} {t_per:10.4f}   ratio {t_per / t_one:.2f}")
+    against_kernel_ridge((800, 1600) if quick else (1600, 4000, 8000))
 
 
 def _views(n, seed=0):
