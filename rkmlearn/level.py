@@ -274,8 +274,8 @@ def _primal_level(views, n_components, opts, rng, keep_matrix, with_scores, name
 
 
 def _chunk_stats(views, Xs, shift):
-    """One chunk's ``[count, sum(phi - shift), upper triangle of (phi - shift)^T (phi - shift)]``
-    flattened (the lower triangle is 0), and ``max_i ||phi_v(x_i)||^2`` per view.
+    """One chunk's ``[count, sum(phi - shift), lower triangle of (phi - shift)^T (phi - shift)]``
+    flattened (row-major; the upper triangle is 0), and ``max_i ||phi_v(x_i)||^2`` per view.
 
     The chunk's features are computed once; ``syrk`` forms only the upper triangle: half the flops
     of the ``D x D`` product, the bulk of a streamed fit."""
@@ -283,7 +283,8 @@ def _chunk_stats(views, Xs, shift):
     maxsq = [float(np.einsum("ij,ij->i", P, P).max(initial=0.0)) for P in Phis]
     Phi = (Phis[0] if len(Phis) == 1 else np.hstack(Phis)) - shift
     upper = dsyrk(1.0, Phi.T, lower=0)  # Phi.T is Fortran-ordered: (Phi^T)(Phi^T)^T, no copy of the chunk
-    return np.concatenate([[Phi.shape[0]], Phi.sum(axis=0), upper.ravel()]), np.array(maxsq)
+    # the Fortran-ordered upper triangle read in memory order IS the row-major lower one: no transposing copy
+    return np.concatenate([[Phi.shape[0]], Phi.sum(axis=0), upper.ravel(order="K")]), np.array(maxsq)
 
 
 def _chunk_outputs(views, Xs, means, W, U_views):
@@ -343,9 +344,9 @@ def _streamed_primal_level(views, n_components, opts, rng, keep_matrix, with_sco
             total, maxsq = total + part, np.maximum(maxsq, mx)
     delta = total[1:1 + d_f] / total[0]
 
-    def covariance():  # exactly symmetric: the mirrored upper triangle minus n delta delta^T (products commute)
-        upper = total[1 + d_f:].reshape(d_f, d_f)
-        return upper + np.triu(upper, 1).T - total[0] * np.outer(delta, delta)
+    def covariance():  # exactly symmetric: the mirrored lower triangle minus n delta delta^T (products commute)
+        lower = total[1 + d_f:].reshape(d_f, d_f)
+        return lower + np.tril(lower, -1).T - total[0] * np.outer(delta, delta)
 
     C = _finite(covariance, "the feature covariance C")
     mu = shift + delta

@@ -93,8 +93,8 @@ def test_dask_needs_an_explicit_feature_map():
         KPCA(2, kernel="rbf").fit(da.from_array(X, chunks=(400, 5)))
 
 
-def test_chunk_statistics_form_only_the_upper_triangle_once_per_chunk(stream, monkeypatch):
-    """Each chunk's features are computed once for the statistics, and its D x D part is the upper
+def test_chunk_statistics_form_only_one_triangle_once_per_chunk(stream, monkeypatch):
+    """Each chunk's features are computed once for the statistics, and its D x D part is one
     triangle by syrk (half the flops of Phi^T Phi); the covariance is the same to rounding."""
     from rkmlearn import level
     from rkmlearn.views import View
@@ -102,10 +102,10 @@ def test_chunk_statistics_form_only_the_upper_triangle_once_per_chunk(stream, mo
     view = View(feature_map=RFF).fit(X)
     shift = view.chunk_features(X[:100]).mean(axis=0)
     stats, _ = level._chunk_stats([view], [X[:100]], shift)
-    upper = stats[1 + 200:].reshape(200, 200)
+    lower = stats[1 + 200:].reshape(200, 200)
     Phi = view.chunk_features(X[:100]) - shift
-    assert np.all(np.tril(upper, -1) == 0.0)
-    np.testing.assert_allclose(np.triu(upper), np.triu(Phi.T @ Phi), rtol=1e-13, atol=1e-13 * np.abs(upper).max())
+    assert np.all(np.triu(lower, 1) == 0.0)
+    np.testing.assert_allclose(np.tril(lower), np.tril(Phi.T @ Phi), rtol=1e-13, atol=1e-13 * np.abs(lower).max())
     calls = []
     original = View.chunk_features
 
