@@ -196,7 +196,8 @@ def _dual_level(views, n_components, coupling, opts, rng, keep_matrix, with_scor
         restore = restore if single and not keep_matrix else None
     what = f"the centred kernel matrix ({', '.join(view.description for view in views)})"
     band = coupling if scipy.sparse.issparse(coupling) else None  # K + band: the eigensolver uses the structure
-    sub, fix_signs = _leading(K, s, rng, opts, name, size=n, scale=scale, what=what, band=band)
+    sub, fix_signs = _leading(K, s, rng, opts, name, size=n, scale=scale, what=what,
+                              band=band)
     trace = float(np.trace(K))
     if restore is not None:  # K_{v,c} again (the scores need it), with its own bits
         rows, cols, saved = restore
