@@ -278,8 +278,9 @@ def _chunk_stats(views, Xs, shift):
     """One chunk's ``[count, sum(phi - shift), lower triangle of (phi - shift)^T (phi - shift)]``
     flattened (row-major; the upper triangle is 0), and ``max_i ||phi_v(x_i)||^2`` per view.
 
-    The chunk's features are computed once; ``syrk`` forms only the upper triangle: half the flops
-    of the ``D x D`` product, the bulk of a streamed fit."""
+    The chunk's features are computed once for all of them; ``syrk`` forms one triangle (NumPy's
+    ``Phi.T @ Phi`` is ``syrk`` too, then mirrors every chunk): it is mirrored once, after the
+    reduction."""
     Phis = [view.chunk_features(X) for view, X in zip(views, Xs)]
     maxsq = [float(np.einsum("ij,ij->i", P, P).max(initial=0.0)) for P in Phis]
     Phi = (Phis[0] if len(Phis) == 1 else np.hstack(Phis)) - shift

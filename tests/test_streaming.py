@@ -95,7 +95,8 @@ def test_dask_needs_an_explicit_feature_map():
 
 def test_chunk_statistics_form_only_one_triangle_once_per_chunk(stream, monkeypatch):
     """Each chunk's features are computed once for the statistics, and its D x D part is one
-    triangle by syrk (half the flops of Phi^T Phi); the covariance is the same to rounding."""
+    triangle by syrk (mirrored once after the reduction, not per chunk); the covariance is the
+    same to rounding."""
     from rkmlearn import level
     from rkmlearn.views import View
 
