@@ -317,7 +317,7 @@ def test_fit_holds_one_n_by_n_array_and_matches_the_dense_system(kernels, fit_in
 
     import rkmlearn.models.tensor as tensor
 
-    monkeypatch.setattr(tensor, "_STRIP", 32)  # strips small beside n = 600, as 256 is beside n = 8000
+    monkeypatch.setattr(tensor, "_STRIP", 32)  # strips small beside n = 600, as 128 is beside n = 4000
 
     Xs, y = _data(n=600, seed=4)
     model = TensorMultiViewRKM(kernels=kernels, rho=0.4, lam=0.3, eta=1.7, fit_intercept=fit_intercept)
