@@ -13,7 +13,7 @@ CORE_MODULES = [
     "rkmlearn.models.ppca_sampling", "rkmlearn.models.ppca_likelihood", "rkmlearn.models.flowchart", "rkmlearn.models.deep",
     "rkmlearn.models.deep_objective", "rkmlearn.models.tensor", "rkmlearn.models.coding",
     "rkmlearn.models.selection", "rkmlearn.models.committee", "rkmlearn.models.mvlssvm",
-    "rkmlearn.models.latent_dynamics", "rkmlearn.models.recurrent",
+    "rkmlearn.models.recurrent.latent_dynamics", "rkmlearn.models.recurrent.forecaster",
 ]
 
 
