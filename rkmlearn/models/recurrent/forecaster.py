@@ -306,17 +306,8 @@ class RecurrentRKM(RecursiveForecaster):
                                top_k=self.preimage_top_k)
 
     def preimage_of(self, latents):
-        """Input-space values of latents, the pre-image of :eq:`eq-rrkm-feature`, original units.
-
-        Parameters
-        ----------
-        latents : array-like of shape (m, s)
-
-        Returns
-        -------
-        X : ndarray of shape (m, d)
-            The last time step of each pre-image window (the whole pre-image when ``window=1``).
-        """
+        """Input-space values (m, d) of ``latents`` (m, s): the pre-image of :eq:`eq-rrkm-feature`, in the
+        original units; the last time step of each pre-image window (the whole pre-image when ``window=1``)."""
         check_is_fitted(self, "H_")
         latents = check_array(latents, "latents")
         if latents.shape[1] != self.H_.shape[1]:
