@@ -11,12 +11,10 @@ for out-of-sample points. The objective and its gradients are the pure functions
 from __future__ import annotations
 
 import warnings
-from numbers import Integral, Real
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, TransformerMixin
 from sklearn.exceptions import ConvergenceWarning, NotFittedError
-
 
 from ..._validation import (check_array, check_class_labels, check_n_features, check_option, check_random_state,
                             check_scalar_range)

@@ -16,7 +16,7 @@ import numpy as np
 from ..._validation import check_array, check_n_components, check_scalar_range
 from ...kernels import squared_euclidean_distances
 from ...level import solve_level
-from ...solvers.optimisers import Adam, projected_gradient
+from ...solvers.optimisers import projected_gradient
 from ...solvers.stiefel import constraint_violation, project_stiefel
 from ...views import View
 from ..coding import encode_labels, output_codebook
