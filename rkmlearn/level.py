@@ -36,7 +36,7 @@ class Level:
     Attributes
     ----------
     H : ndarray of shape (n, s)
-        Hidden features of the training samples.
+        Hidden features of the training samples (``H^T H = I``; ``H^T B H = I`` with a metric ``B``).
     U : list of (ndarray of shape (d_v, s) or None)
         Per view ``U_v``: primal weights (:eq:`eq-mv-stationarity` ``U_v = Phi_{v,c}^T H`` in the
         dual); None for a view with an implicit kernel.

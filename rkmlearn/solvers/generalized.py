@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.linalg
 
+from .._validation import check_array
 from .eigen import check_symmetric_matrix, flip_signs, top_eigenpairs
 
 __all__ = ["check_metric", "reduce_generalized", "back_substitute", "generalized_eigenpairs"]
@@ -24,9 +25,10 @@ def check_metric(B, n, name="B"):
     ValueError naming ``name`` for a wrong shape, an asymmetric, non-finite or not positive definite
     matrix.
     """
-    B = check_symmetric_matrix(B, name)
+    B = check_array(B, name)
     if B.shape != (n, n):
         raise ValueError(f"{name} must be ({n}, {n}), the size of the eigenproblem's matrix; got {B.shape}.")
+    B = check_symmetric_matrix(B, name)
     try:
         L = scipy.linalg.cholesky(B, lower=True, check_finite=False)
     except np.linalg.LinAlgError as exc:
