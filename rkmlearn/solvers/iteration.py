@@ -83,7 +83,7 @@ def _progress_bar(progress, total, desc):
 
 
 def iterate(advance, X, f, gnorm, *, max_iter, tol, progress, callback, desc, view=None,
-             violation=constraint_violation):
+            violation=constraint_violation):
     """The loop every optimiser shares: stopping rule, history, callback and progress bar.
 
     ``advance(k)`` makes iteration ``k`` (0-based) from the current iterate and returns the new

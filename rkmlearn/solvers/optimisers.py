@@ -85,7 +85,7 @@ def _start_point(X0, blocks, update, adam):
     for i, (kind, rule) in enumerate(zip(blocks, update)):
         if rule is not None and not (isinstance(rule, str) and rule == "line_search") and not isinstance(rule, Adam):
             raise ValueError(f"update[{i}] must be 'line_search', None or an Adam(...); got {rule!r}.")
-        rule = adam if kind == "adam" else (rule.checked(f"update[{i}].") if isinstance(rule, Adam) else None)
+        rule = rule.checked(f"update[{i}].") if isinstance(rule, Adam) else (adam if kind == "adam" else None)
         if rule is not None and kind == "stiefel":
             raise ValueError(f"update[{i}]: Adam moves Euclidean blocks only; block {i} is a Stiefel block.")
         kinds.append("euclidean" if kind == "adam" else kind)
@@ -216,8 +216,8 @@ def projected_gradient(fun, grad, X0, *, blocks=None, update=None, max_iter=2000
         return X, f, gnorm
 
     return iterate(advance, X, f, gnorm, max_iter=max_iter, tol=tol, progress=progress, callback=callback,
-                    desc="projected gradient + Adam" if moved_by_adam else "projected gradient", view=out,
-                    violation=lambda X: violation(X, kinds))
+                   desc="projected gradient + Adam" if moved_by_adam else "projected gradient", view=out,
+                   violation=lambda X: violation(X, kinds))
 
 
 def _adam_step(rule, x, g, M, V, i, step):
@@ -306,4 +306,4 @@ def cayley_adam(fun, grad, X0, *, learning_rate=0.1, betas=(0.9, 0.999), max_ite
         return X, f, float(np.linalg.norm(riemannian_gradient(X, G)))
 
     return iterate(advance, X, f, gnorm, max_iter=max_iter, tol=tol, progress=progress, callback=callback,
-                    desc="Cayley-Adam")
+                   desc="Cayley-Adam")
