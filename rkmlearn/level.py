@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import scipy.sparse
+from scipy.linalg.blas import dsyrk
 
 from ._validation import check_n_components, check_random_state
 from .base import LEVEL_DEFAULTS, LEVEL_OPTIONS, check_parameters, warn_not_converged
@@ -170,12 +171,12 @@ def solve_level(views, n_components, *, setting=LEVEL_DEFAULTS["setting"], solve
     return _primal_level(views, n_components, opts, rng, keep_matrix, with_scores, name)
 
 
-def _leading(matrix, s, rng, opts, name, *, size, scale, what, factor=None, metric_factor=None):
+def _leading(matrix, s, rng, opts, name, *, size, scale, what, factor=None, metric_factor=None, band=None):
     """The eig or Stiefel step (:func:`leading_subspace`), its warning, and the one rank check."""
     stiefel = StiefelOptions(opts["optimizer"], opts["learning_rate"], opts["max_iter"], opts["tol"], opts["verbose"])
-    sub = leading_subspace(matrix, s, rng, factor=factor, metric_factor=metric_factor, method=opts["solver"],
-                           rotate=opts["rotate"],
-                           eigen_solver=opts["eigen_solver"], stiefel=stiefel)
+    sub = leading_subspace(matrix, s, rng, factor=factor, metric_factor=metric_factor, band=band,
+                           method=opts["solver"], rotate=opts["rotate"], eigen_solver=opts["eigen_solver"],
+                           stiefel=stiefel)
     if sub.history is not None:
         if not sub.converged:
             warn_not_converged(name, sub.n_iter, sub.message)
@@ -204,7 +205,9 @@ def _dual_level(views, n_components, coupling, metric, opts, rng, keep_matrix, w
     metric_factor = None
     if metric is not None:  # B changes the eigenvalues' scale: the rank rule is relative to lambda_1
         metric_factor, scale = check_metric(metric, n, "metric")[1], 0.0
-    sub, fix_signs = _leading(K, s, rng, opts, name, size=n, scale=scale, what=what, metric_factor=metric_factor)
+    band = coupling if scipy.sparse.issparse(coupling) else None  # K + band: the eigensolver uses the structure
+    sub, fix_signs = _leading(K, s, rng, opts, name, size=n, scale=scale, what=what, metric_factor=metric_factor,
+                              band=band)
     trace = float(np.trace(K))
     if restore is not None:  # K_{v,c} again (the scores need it), with its own bits
         rows, cols, saved = restore
@@ -282,12 +285,18 @@ def _primal_level(views, n_components, opts, rng, keep_matrix, with_scores, name
 
 
 def _chunk_stats(views, Xs, shift):
-    """One chunk's ``[count, sum(phi - shift), (phi - shift)^T (phi - shift)]`` flattened, and
-    ``max_i ||phi_v(x_i)||^2`` per view."""
+    """One chunk's ``[count, sum(phi - shift), lower triangle of (phi - shift)^T (phi - shift)]``
+    flattened (row-major; the upper triangle is 0), and ``max_i ||phi_v(x_i)||^2`` per view.
+
+    The chunk's features are computed once for all of them; ``syrk`` forms one triangle (NumPy's
+    ``Phi.T @ Phi`` is ``syrk`` too, then mirrors every chunk): it is mirrored once, after the
+    reduction."""
     Phis = [view.chunk_features(X) for view, X in zip(views, Xs)]
     maxsq = [float(np.einsum("ij,ij->i", P, P).max(initial=0.0)) for P in Phis]
     Phi = (Phis[0] if len(Phis) == 1 else np.hstack(Phis)) - shift
-    return np.concatenate([[Phi.shape[0]], Phi.sum(axis=0), (Phi.T @ Phi).ravel()]), np.array(maxsq)
+    upper = dsyrk(1.0, Phi.T, lower=0)  # Phi.T is Fortran-ordered: (Phi^T)(Phi^T)^T, no copy of the chunk
+    # the Fortran-ordered upper triangle read in memory order IS the row-major lower one: no transposing copy
+    return np.concatenate([[Phi.shape[0]], Phi.sum(axis=0), upper.ravel(order="K")]), np.array(maxsq)
 
 
 def _chunk_outputs(views, Xs, means, W, U_views):
@@ -346,8 +355,12 @@ def _streamed_primal_level(views, n_components, opts, rng, keep_matrix, with_sco
             part, mx = _chunk_stats(views, [view.X_[rows] for view in views], shift)
             total, maxsq = total + part, np.maximum(maxsq, mx)
     delta = total[1:1 + d_f] / total[0]
-    C = total[1 + d_f:].reshape(d_f, d_f) - total[0] * np.outer(delta, delta)
-    C = _finite(lambda: 0.5 * (C + C.T), "the feature covariance C")
+
+    def covariance():  # exactly symmetric: the mirrored lower triangle minus n delta delta^T (products commute)
+        lower = total[1 + d_f:].reshape(d_f, d_f)
+        return lower + np.tril(lower, -1).T - total[0] * np.outer(delta, delta)
+
+    C = _finite(covariance, "the feature covariance C")
     mu = shift + delta
     means = np.split(mu, np.cumsum(sizes)[:-1])
     checks = dict(scale=float(sum(maxsq)), what=f"the feature covariance C ({', '.join(v.description for v in views)})")

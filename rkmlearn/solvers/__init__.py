@@ -14,4 +14,5 @@
 
 from . import eigen, generalized, iteration, line_search, linear, objectives, optimisers, stiefel, subspace
 
-__all__ = ["eigen", "generalized", "iteration", "line_search", "linear", "objectives", "optimisers", "stiefel", "subspace"]
+__all__ = ["eigen", "generalized", "iteration", "line_search", "linear", "objectives", "optimisers", "stiefel",
+           "subspace"]

@@ -83,7 +83,7 @@ def rotate_to_eigenbasis(H, K):
     return H_rot, gamma, O * signs
 
 
-def leading_subspace(A, n_components, rng, *, factor=None, metric_factor=None, method="eig", rotate=True,
+def leading_subspace(A, n_components, rng, *, factor=None, metric_factor=None, band=None, method="eig", rotate=True,
                      eigen_solver="auto", stiefel=StiefelOptions()):
     """Top-``s`` invariant subspace of ``A`` (or of ``factor^T factor``), eig or Stiefel + rotation.
 
@@ -108,6 +108,9 @@ def leading_subspace(A, n_components, rng, *, factor=None, metric_factor=None, m
     metric_factor : ndarray of shape (dim, dim), optional
         ``L``, the lower Cholesky factor of the metric ``B = L L^T`` (symmetric positive definite;
         :func:`~rkmlearn.solvers.generalized.check_metric` checks ``B`` and returns ``L``).
+    band : scipy.sparse array, optional
+        ``A`` is a low-rank PSD matrix plus this band (eig without a metric only; see
+        :func:`~rkmlearn.solvers.eigen.top_eigenpairs`).
     method : {"eig", "stiefel"}
     rotate : bool
     eigen_solver : see :func:`rkmlearn.level.solve_level`.
@@ -132,7 +135,8 @@ def leading_subspace(A, n_components, rng, *, factor=None, metric_factor=None, m
             A = 0.5 * (A + A.T)
         seed = rng.randint(np.iinfo(np.int32).max)
         # the levels build A exactly symmetric: no O(dim^2) symmetry scan
-        values, V = top_eigenpairs(A, s, solver=eigen_solver, check_rank=False, random_state=seed, symmetric=True)
+        values, V = top_eigenpairs(A, s, solver=eigen_solver, check_rank=False, random_state=seed, symmetric=True,
+                                   band=band)
         return Subspace(V, values, np.diag(values))
     fun, grad = _trace_objective(A) if A is not None else _factored_trace_objective(factor)
     dim = A.shape[0] if A is not None else factor.shape[1]
