@@ -123,7 +123,7 @@ def _all_finite(X):
     return bool(np.isfinite(X).all())
 
 
-def check_array(X, name="X", *, ensure_2d=True, allow_empty=False, copy=False):
+def check_array(X, name="X", *, ensure_2d=True, allow_empty=False, copy=False, ensure_all_finite=True):
     """Validate an array-like and return it as a C-contiguous float64 :class:`numpy.ndarray`.
 
     Wraps :func:`sklearn.utils.check_array` and re-raises its errors as :class:`ValueError`
@@ -132,7 +132,8 @@ def check_array(X, name="X", *, ensure_2d=True, allow_empty=False, copy=False):
 
     ``X`` is any array-like (lists, arrays, DataFrames); ``name`` names it in messages. With
     ``ensure_2d=False`` a 1-D array is accepted too; ``allow_empty`` accepts zero samples or features;
-    ``copy`` always copies (otherwise a C-contiguous float64 ``X`` is returned itself). Raises
+    ``copy`` always copies (otherwise a C-contiguous float64 ``X`` is returned itself);
+    ``ensure_all_finite=False`` leaves NaN and inf to the caller (its own message). Raises
     ``ValueError`` on NaN or inf, complex values, non-numbers, empty input, wrong dimensions or
     ragged lists (sparse input: :class:`InputTypeError`, a ``ValueError``).
     """
@@ -146,7 +147,7 @@ def check_array(X, name="X", *, ensure_2d=True, allow_empty=False, copy=False):
         and not copy
         and (X.ndim == 2 or (X.ndim == 1 and not ensure_2d))
         and min(X.shape) >= min_size
-        and _all_finite(X)
+        and (not ensure_all_finite or _all_finite(X))
     ):
         return X
     try:
@@ -156,7 +157,7 @@ def check_array(X, name="X", *, ensure_2d=True, allow_empty=False, copy=False):
             dtype=np.float64,
             order="C",
             copy=copy,
-            ensure_all_finite=True,
+            ensure_all_finite=ensure_all_finite,
             ensure_2d=ensure_2d,
             allow_nd=False,
             ensure_min_samples=min_size,
