@@ -19,8 +19,8 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse
 
-from ._validation import check_n_components, check_random_state
-from .base import LEVEL_DEFAULTS, LEVEL_OPTIONS, check_parameters, warn_not_converged
+from ._validation import check_n_components, check_random_state, check_two_samples, primal_needs_features, validate
+from .base import LEVEL_DEFAULTS, LEVEL_RULES, warn_not_converged
 from .solvers.eigen import SYMMETRY_RTOL, check_leading_eigenvalues, check_symmetric_matrix, flip_signs
 from .solvers.subspace import Subspace, leading_subspace
 from .views import STREAM_BYTES, is_dask, row_chunks
@@ -87,6 +87,13 @@ def _finite(compute, what, *, diagonal=False):
     return value
 
 
+def _fitted_views(views, param, arguments):
+    """Rule of :func:`solve_level`: fitted views, at least 2 samples to centre."""
+    check_two_samples(views[0].X_.shape[0], arguments["name"], "an RKM level")
+    return views
+
+
+@validate(views=_fitted_views, **LEVEL_RULES)
 def solve_level(views, n_components, *, setting=LEVEL_DEFAULTS["setting"], solver=LEVEL_DEFAULTS["solver"],
                 rescale=LEVEL_DEFAULTS["rescale"], rotate=LEVEL_DEFAULTS["rotate"], coupling=None,
                 eigen_solver=LEVEL_DEFAULTS["eigen_solver"], optimizer=LEVEL_DEFAULTS["optimizer"],
@@ -145,12 +152,8 @@ def solve_level(views, n_components, *, setting=LEVEL_DEFAULTS["setting"], solve
     >>> level.H.shape, bool(np.allclose(level.H.T @ level.H, np.eye(2)))
     ((30, 2), True)
     """
-    opts = check_parameters(dict(setting=setting, solver=solver, rescale=rescale, rotate=rotate,
-                                 eigen_solver=eigen_solver, optimizer=optimizer, learning_rate=learning_rate,
-                                 max_iter=max_iter, tol=tol, verbose=verbose), LEVEL_OPTIONS)
-    n = views[0].X_.shape[0]
-    if n < 2:
-        raise ValueError(f"{name} needs at least 2 samples to centre the features; got 1. Pass more samples.")
+    opts = dict(setting=setting, solver=solver, rescale=rescale, rotate=rotate, eigen_solver=eigen_solver,
+                optimizer=optimizer, learning_rate=learning_rate, max_iter=max_iter, tol=tol, verbose=verbose)
     if not opts["rescale"] and opts["setting"] != "primal":
         raise ValueError(
             "rescale=False only applies to setting='primal' (U = U~ Lambda^{1/2} is a primal step; the "
@@ -238,10 +241,7 @@ def _primal_level(views, n_components, opts, rng, keep_matrix, with_scores, name
     """Algorithms 1 and 3: ``C U~ = U~ Lambda``, ``C = Phi_c^T Phi_c`` (:eq:`eq-mv-primal-eig`)."""
     if not all(view.explicit for view in views):
         bad = next(v for v, view in enumerate(views) if not view.explicit)
-        raise ValueError(
-            f"setting='primal' needs an explicit feature map in every view, but view {bad} has an implicit "
-            f"{views[bad].description}. Give it a feature map (e.g. IdentityFeatures()) or use setting='dual'."
-        )
+        raise primal_needs_features(f"setting='primal' but view {bad} has an implicit {views[bad].description}")
     if any(view.streamed_ for view in views):
         return _streamed_primal_level(views, n_components, opts, rng, keep_matrix, with_scores, name)
     Phis = [view.centred_features() for view in views]

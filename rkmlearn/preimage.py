@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validation import check_array, check_scalar_range
+from ._validation import array, check_array, check_scalar_range, validate
 
 __all__ = ["kernel_smoother", "SUM_RTOL"]
 
@@ -56,6 +56,24 @@ def _check_mean_term(mean_term, n_queries):
     return mean_term
 
 
+def _smoother_inputs(arguments):
+    """The checks of :func:`kernel_smoother` (after ``k_centred`` and ``X_train``), once at the door."""
+    m, n = arguments["k_centred"].shape
+    if arguments["X_train"].shape[0] != n:
+        raise ValueError(
+            f"k_centred has {n} columns but X_train has {arguments['X_train'].shape[0]} rows; k_centred must "
+            "hold one column per training point, in the order of the rows of X_train."
+        )
+    _check_centerer(arguments["centerer"], n)
+    arguments["mean_term"] = _check_mean_term(arguments["mean_term"], m)
+    if arguments["top_k"] is not None:
+        arguments["top_k"] = check_scalar_range(arguments["top_k"], "top_k", low=1, high=n, low_inclusive=True,
+                                                integer=True)
+    if not isinstance(arguments["clamp"], (bool, np.bool_)):
+        raise ValueError(f"clamp must be True or False; got {arguments['clamp']!r}.")
+
+
+@validate(k_centred=array(), X_train=array(), then=_smoother_inputs)
 def kernel_smoother(k_centred, X_train, centerer, *, mean_term=None, top_k=None, clamp=True,
                     return_weights=False):
     r"""Kernel-smoother pre-image of feature-space points given by centred kernel values.
@@ -125,20 +143,9 @@ def kernel_smoother(k_centred, X_train, centerer, *, mean_term=None, top_k=None,
     >>> kernel_smoother(K_c[[1]], X, centerer, mean_term=[mean_term], top_k=1)
     array([[1., 0.]])
     """
-    k_centred = check_array(k_centred, "k_centred")
-    X_train = check_array(X_train, "X_train")
     m, n = k_centred.shape
-    if X_train.shape[0] != n:
-        raise ValueError(
-            f"k_centred has {n} columns but X_train has {X_train.shape[0]} rows; k_centred must "
-            "hold one column per training point, in the order of the rows of X_train."
-        )
-    row_means = _check_centerer(centerer, n)
-    mean_term = _check_mean_term(mean_term, m)
-    if top_k is not None:
-        top_k = check_scalar_range(top_k, "top_k", low=1, high=n, low_inclusive=True, integer=True)
-    if not isinstance(clamp, (bool, np.bool_)):
-        raise ValueError(f"clamp must be True or False; got {clamp!r}.")
+    row_means = np.zeros(n) if centerer is None else np.asarray(centerer.row_means_, dtype=np.float64)
+    mean_term = np.zeros(m) if mean_term is None else np.broadcast_to(np.asarray(mean_term, dtype=np.float64), (m,))
 
     # Scale each row by its largest term before adding: kernel values near 1e308 must not overflow
     # the sum (the weights, a ratio, do not change).

@@ -7,7 +7,8 @@ import pytest
 
 CORE_MODULES = [
     "rkmlearn._validation", "rkmlearn.base", "rkmlearn.views", "rkmlearn.level", "rkmlearn.forecasting",
-    "rkmlearn.kernels", "rkmlearn.features", "rkmlearn.preimage", "rkmlearn.solvers.eigen",
+    "rkmlearn._validation.arrays", "rkmlearn._validation.scalars", "rkmlearn._validation.boundary",
+    "rkmlearn.kernels", "rkmlearn.kernels.zoo", "rkmlearn.kernels.spec", "rkmlearn.kernels.centering", "rkmlearn.features", "rkmlearn.preimage", "rkmlearn.solvers.eigen",
     "rkmlearn.solvers.linear", "rkmlearn.solvers.stiefel", "rkmlearn.solvers.subspace",
     "rkmlearn.models.kpca", "rkmlearn.models.multiview", "rkmlearn.models.probabilistic",
     "rkmlearn.models.ppca_sampling", "rkmlearn.models.flowchart", "rkmlearn.models.deep",

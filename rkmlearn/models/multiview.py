@@ -13,7 +13,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
-from .._validation import check_scalar_range, check_views
+from .._validation import check_scalar_range, check_two_samples, checked_by, primal_needs_features, validate, views
 from ..base import LEVEL_DEFAULTS, estimator_init, level_options
 from ..level import solve_level
 from ..preimage import kernel_smoother
@@ -127,11 +127,8 @@ class MultiViewKPCA(TransformerMixin, BaseEstimator):
                     "(with a feature map the kernel is the linear kernel of its features)."
                 )
             if fmap is None and self.setting == "primal":
-                raise ValueError(
-                    f"setting='primal' needs an explicit feature map in every view, but feature_maps[{v}] "
-                    "is None. Pass e.g. feature_maps=[IdentityFeatures(), RandomFourierFeatures(...)], "
-                    "or use setting='dual' to work with kernels."
-                )
+                raise primal_needs_features(f"setting='primal' but feature_maps[{v}] is None",
+                                            "use setting='dual' to work with kernels")
         return [View(kernel=k, feature_map=fm) for k, fm in zip(kernels, feature_maps)]
 
     @staticmethod
@@ -147,6 +144,7 @@ class MultiViewKPCA(TransformerMixin, BaseEstimator):
             )
         return list(value)
 
+    @validate(Xs=views())
     def fit(self, Xs, y=None):
         """Fit the model to a list of views (row ``i`` of every view is sample ``i``, ``n >= 2``).
 
@@ -159,7 +157,6 @@ class MultiViewKPCA(TransformerMixin, BaseEstimator):
         -------
         self : MultiViewKPCA
         """
-        Xs = check_views(Xs, "Xs")
         if self.preimage_top_k is not None:
             check_scalar_range(self.preimage_top_k, "preimage_top_k", low=1, high=Xs[0].shape[0], low_inclusive=True,
                                integer=True)
@@ -168,12 +165,7 @@ class MultiViewKPCA(TransformerMixin, BaseEstimator):
     def _fit_views(self, views, Xs, names):
         """Fit ``views`` on ``Xs`` and solve the level (shared with :class:`~rkmlearn.KPCA`)."""
         options = level_options(self)
-        n = Xs[0].shape[0]
-        if n < 2:
-            raise ValueError(
-                f"{names[0]} has 1 sample (n_samples = 1), but kernel PCA needs at least 2 samples to centre "
-                "the features; pass more samples."
-            )
+        check_two_samples(Xs[0].shape[0], names[0], "kernel PCA")
         self.views_ = [view.fit(X, name=name) for view, X, name in zip(views, Xs, names)]
         level = solve_level(self.views_, self.n_components, random_state=self.random_state,
                             with_scores=len(views) > 1, name=type(self).__name__, **options)
@@ -210,7 +202,9 @@ class MultiViewKPCA(TransformerMixin, BaseEstimator):
 
     # -- inference -----------------------------------------------------------------------------
     def _check_views_in(self, Xs, *, target=None):
-        """Validate views for inference; ``Xs[target]`` may be None (it is not used)."""
+        """Validate views for inference (the rule of :meth:`transform` and :meth:`predict_view`); ``Xs[target]``
+        may be None (it is not used)."""
+        check_is_fitted(self, "H_")
         if isinstance(Xs, np.ndarray) or not isinstance(Xs, (list, tuple)):
             raise ValueError(
                 f"Xs must be a list of {self.n_views_} views (None at the target view); got {type(Xs).__name__}."
@@ -247,6 +241,7 @@ class MultiViewKPCA(TransformerMixin, BaseEstimator):
                 total = total + (_features_times(view, X, U) if U is not None else view.centred_kernel_rows(X) @ self.H_)
         return total
 
+    @validate(Xs=checked_by("_check_views_in"))
     def transform(self, Xs):
         """Hidden features of new samples with all views given, :eq:`eq-mv-latent`.
 
@@ -261,8 +256,7 @@ class MultiViewKPCA(TransformerMixin, BaseEstimator):
         -------
         H_new : ndarray of shape (n_samples_new, n_components)
         """
-        check_is_fitted(self, "H_")
-        return self._latent(self._check_views_in(Xs))
+        return self._latent(Xs)
 
     def _latent(self, Xs):
         """``h(x) = Gamma^{-1} sum_v U_v^T phi_{v,c}(x_v)`` of validated views (:eq:`eq-mv-latent`)."""
@@ -272,6 +266,7 @@ class MultiViewKPCA(TransformerMixin, BaseEstimator):
         """Fit and return ``H_`` (a copy)."""
         return self.fit(Xs).H_.copy()
 
+    @validate(then=lambda a: a.update(Xs=a["self"]._impute_inputs(a["Xs"], a["target"])))
     def predict_view(self, Xs, target, *, return_latent=False):
         """Impute view ``target`` of new samples from the other views, :eq:`eq-mv-impute-primal` / :eq:`eq-mv-impute-dual`.
 
@@ -294,9 +289,13 @@ class MultiViewKPCA(TransformerMixin, BaseEstimator):
         X_target : ndarray of shape (n_samples_new, n_features_in_[target])
         H_new : ndarray, only if ``return_latent``
         """
-        impute = self.view_predictor(target)
-        X_target, h = impute(self._check_views_in(Xs, target=target))
+        X_target, h = self.view_predictor(target)(Xs)
         return (X_target, h) if return_latent else X_target
+
+    def _impute_inputs(self, Xs, target):
+        """The rule of :meth:`predict_view`: ``target`` (via :meth:`view_predictor`), then the other views."""
+        self.view_predictor(target)
+        return self._check_views_in(Xs, target=target)
 
     def view_predictor(self, target):
         """A function ``f(Xs) -> (X_target, h)`` imputing view ``target`` from VALIDATED views.

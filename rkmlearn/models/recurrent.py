@@ -17,7 +17,7 @@ import numpy as np
 import scipy.sparse
 from sklearn.utils.validation import check_is_fitted
 
-from .._validation import check_array, check_option, check_scalar_range
+from .._validation import check_array, check_option, check_scalar_range, validate
 from ..base import LEVEL_DEFAULTS, LEVEL_OPTIONS, check_parameters, estimator_init
 from ..forecasting import RecursiveForecaster
 from ..kernels import RBF, squared_euclidean_distances
@@ -207,6 +207,7 @@ class RecurrentRKM(RecursiveForecaster):
             )
         return a
 
+    @validate()  # the series is checked below, once; the view and the level trust it
     def fit(self, series, y=None):
         """Fit on a training series (:eq:`eq-rrkm-eig`).
 

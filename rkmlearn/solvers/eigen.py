@@ -17,7 +17,7 @@ from scipy.linalg.blas import dgemm
 from scipy.sparse.linalg import ArpackNoConvergence, eigsh
 
 from .._blas import product
-from .._validation import check_array, check_n_components, check_option, check_random_state
+from .._validation import array, check_array, check_n_components, check_option, check_random_state, validate
 
 __all__ = [
     "flip_signs",
@@ -39,6 +39,7 @@ SYMMETRY_RTOL = 1e-8
 SIGN_TIE_RTOL = 1e-8
 
 
+@validate(V=array())
 def flip_signs(V, *, return_signs=False):
     """Flip each column so that its first entry of (nearly) largest magnitude is positive.
 
@@ -66,7 +67,6 @@ def flip_signs(V, *, return_signs=False):
     array([[-1. ,  0.5],
            [ 2. , -0.5]])
     """
-    V = check_array(V, "V")
     magnitude = np.abs(V)
     ties = magnitude >= (1.0 - SIGN_TIE_RTOL) * magnitude.max(axis=0)
     rows = np.argmax(ties, axis=0)  # argmax of booleans: the first tied entry

@@ -16,7 +16,7 @@ import scipy.linalg
 from scipy.linalg import LinAlgError, LinAlgWarning
 from scipy.linalg.lapack import dgecon, dgetrs, dpocon, dpotrs, dpstrf
 
-from .._validation import check_array
+from .._validation import array, validate
 from .eigen import max_asymmetry, rank_tolerance, symmetrize_inplace
 
 __all__ = ["SymmetricSolver", "BorderedSolver", "pivoted_cholesky"]
@@ -56,8 +56,8 @@ class SymmetricSolver:
     array([0.5 , 0.25])
     """
 
+    @validate(M=array("{name}"))
     def __init__(self, M, name="M", *, floor=None, advice=""):
-        M = check_array(M, name)
         if M.shape[0] != M.shape[1]:
             raise ValueError(f"{name} must be a square matrix; got shape {M.shape}.")
         if max_asymmetry(M) != 0.0:  # a read-only pass; a kernel matrix is exactly symmetric already
@@ -121,6 +121,7 @@ class BorderedSolver:
     (array([-1.,  1.]), array([2.]))
     """
 
+    @validate(M=array("{name}"), C=array(ensure_2d=False), R=array(ensure_2d=False, optional=True))
     def __init__(self, M, C, R=None, *, name="M"):
         self._M = SymmetricSolver(M, name)
         self.C = self._border(C, "C", self._M.size)
@@ -139,7 +140,7 @@ class BorderedSolver:
 
     @staticmethod
     def _border(C, name, n):
-        C = check_array(C, name, ensure_2d=False)
+        C = np.asarray(C)
         C = C[:, None] if C.ndim == 1 else C
         if C.shape[0] != n:
             raise ValueError(f"{name} must have {n} rows (the size of M); got shape {C.shape}.")
