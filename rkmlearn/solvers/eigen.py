@@ -422,7 +422,8 @@ def _arpack(K, s, random_state):
     return eigsh(K, k=s, which="LA", v0=v0, tol=0.0)
 
 
-def top_eigenpairs(K, n_components, solver="auto", *, check_rank=True, random_state=0, symmetric=False):
+def top_eigenpairs(K, n_components, solver="auto", *, check_rank=True, random_state=0, symmetric=False,
+                   fix_signs=True):
     """The ``n_components`` largest eigenpairs of a symmetric matrix, largest first.
 
     Solves ``K H = H Lambda``, ``H^T H = I`` for the leading eigenvalues (:eq:`eq-kpca-dual`).
@@ -448,6 +449,9 @@ def top_eigenpairs(K, n_components, solver="auto", *, check_rank=True, random_st
         ``K`` is the caller's own float64 ndarray, built exactly symmetric (the library's matrices):
         no validation, no ``O(n^2)`` symmetry scan, and LAPACK works on ``K`` in place (it is
         restored, bit for bit, before this returns).
+    fix_signs : bool, default=True
+        Fix the signs by :func:`flip_signs`; False for a caller that fixes them itself (the level
+        fixes them once, on its hidden features).
 
     Returns
     -------
@@ -487,7 +491,7 @@ def top_eigenpairs(K, n_components, solver="auto", *, check_rank=True, random_st
         evals, evecs = _dense(K, s, random_state, symmetric)
     order = np.argsort(evals)[::-1]
     evals = np.ascontiguousarray(evals[order])
-    evecs = flip_signs(evecs[:, order])
+    evecs = flip_signs(evecs[:, order]) if fix_signs else np.ascontiguousarray(evecs[:, order])
     if check_rank:
         check_leading_eigenvalues(evals, n, s, "the (centred) kernel matrix")
     return evals, evecs

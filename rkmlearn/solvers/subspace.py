@@ -74,7 +74,8 @@ def leading_subspace(A, n_components, rng, *, factor=None, method="eig", rotate=
             A = 0.5 * (A + A.T)
         seed = rng.randint(np.iinfo(np.int32).max)
         # the levels build A exactly symmetric: no O(dim^2) symmetry scan
-        values, V = top_eigenpairs(A, s, solver=eigen_solver, check_rank=False, random_state=seed, symmetric=True)
+        values, V = top_eigenpairs(A, s, solver=eigen_solver, check_rank=False, random_state=seed, symmetric=True,
+                                   fix_signs=False)  # the level fixes them, once
         return Subspace(V, values, np.diag(values))
     fun, grad = stiefel.trace_objective(A) if A is not None else stiefel.factored_trace_objective(factor)
     dim = A.shape[0] if A is not None else factor.shape[1]
