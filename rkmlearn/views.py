@@ -15,7 +15,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, clone
 from sklearn.exceptions import NotFittedError
 
-from ._validation import (array, check_array, check_feature_map, check_kernel_params, check_n_features, is_dask,
+from ._validation import (array, check_array, check_kernel_or_feature_map, check_n_features, is_dask,
                           primal_needs_features, validate)
 from .features import IdentityFeatures
 from .kernels import GramCenterer, Linear, make_kernel
@@ -91,7 +91,7 @@ class View(BaseEstimator):
         if dask and self.feature_map is None:
             raise ValueError(f"{name} is a Dask array: only an explicit feature map (setting='primal') is streamed; "
                              "pass a feature_map, or a NumPy array.")
-        check_kernel_params(self.kernel_params)
+        check_kernel_or_feature_map(self.kernel, self.kernel_params, self.feature_map, "dual", default_kernel=None)
         self.X_, self.n_features_in_ = (X if dask else X.copy()), X.shape[1]  # copy: the caller may reuse its buffer
         self.input_mean_ = np.asarray(X.mean(axis=0))
         self.centerer_, self._Phi_c, self.streamed_ = None, None, False
@@ -101,12 +101,6 @@ class View(BaseEstimator):
             self.kernel_ = copy.deepcopy(make_kernel(kernel, **(self.kernel_params or {})))
             self.feature_map_, self.feature_mean_, self.scale_ = None, None, None
             return self
-        check_feature_map(self.feature_map)
-        if self.kernel is not None or self.kernel_params is not None:
-            raise ValueError(
-                "kernel and kernel_params are not used when feature_map is given (the kernel is then the "
-                "linear kernel of the features); leave them None, or set feature_map=None."
-            )
         self.kernel_ = Linear()
         self.feature_map_ = clone(self.feature_map)
         if dask or X.shape[0] * self._n_out(X) * 8 > STREAM_BYTES:

@@ -147,13 +147,13 @@ def primal_needs_features(where, fix="use setting='dual'"):
     )
 
 
-def check_kernel_or_feature_map(kernel, kernel_params, feature_map, setting):
+def check_kernel_or_feature_map(kernel, kernel_params, feature_map, setting, *, default_kernel="rbf"):
     """Validate the kernel / explicit-feature-map options shared by the single-view estimators.
 
     A model works either with a kernel (``kernel`` + ``kernel_params``, dual setting only) or with an
     explicit ``feature_map`` (then its kernel is the linear kernel of the features, and ``kernel``
-    and ``kernel_params`` must stay at their defaults: ``"rbf"`` or None, and None). The primal
-    setting needs the feature map.
+    and ``kernel_params`` must stay at their defaults: ``default_kernel`` or None, and None). The
+    primal setting needs the feature map.
 
     Parameters
     ----------
@@ -165,8 +165,8 @@ def check_kernel_or_feature_map(kernel, kernel_params, feature_map, setting):
     check_kernel_params(kernel_params)
     if feature_map is not None:
         check_feature_map(feature_map)
-        default_kernel = kernel is None or (isinstance(kernel, str) and kernel == "rbf")
-        if kernel_params is not None or not default_kernel:
+        unchanged = kernel is None or (isinstance(kernel, str) and kernel == default_kernel)
+        if kernel_params is not None or not unchanged:
             raise ValueError(
                 "kernel and kernel_params are not used when feature_map is given (the kernel is "
                 "then the linear kernel of the features); leave them at their defaults, or set "
