@@ -18,8 +18,9 @@ from sklearn.base import BaseEstimator, ClassifierMixin, TransformerMixin
 from sklearn.exceptions import ConvergenceWarning, NotFittedError
 
 
-from .._validation import (array, check_array, check_class_labels, check_n_components, check_n_features, check_option,
-                           check_random_state, check_scalar_range, checked_by, validate)
+from .._validation import (array, check_array, check_class_labels, check_kernel_params, check_n_components,
+                           check_n_features, check_option, check_random_state, check_scalar_range, checked_by,
+                           validate)
 from ..base import estimator_init
 from ..kernels import make_kernel, squared_euclidean_distances
 from ..level import solve_level
@@ -217,8 +218,7 @@ class DeepRKMClassifier(ClassifierMixin, TransformerMixin, BaseEstimator):
             kernels = self.kernels
         names = _per_level(kernels, L, "kernels", "kernel")
         for j, p in enumerate(params):
-            if p is not None and not isinstance(p, dict):
-                raise ValueError(f"kernel_params must be dicts such as {{'sigma': 2.0}} or None; got {p!r}.")
+            check_kernel_params(p, f"kernel_params[{j}]")
             if p is not None and "sigma" in p:
                 # the gradient of an RBF level divides by sigma^2 (kernel_trace_gradient): it must be a
                 # normal float64, and so must 1 / sigma^2
