@@ -56,6 +56,13 @@ def _check_mean_term(mean_term, n_queries):
     return mean_term
 
 
+def check_top_k(top_k, n_train):
+    """``top_k`` of :func:`kernel_smoother`: None, or an integer in ``[1, n_train]`` (for callers that pass it on)."""
+    if top_k is None:
+        return None
+    return check_scalar_range(top_k, "top_k", low=1, high=n_train, low_inclusive=True, integer=True)
+
+
 def _smoother_inputs(arguments):
     """The checks of :func:`kernel_smoother` (after ``k_centred`` and ``X_train``), once at the door."""
     m, n = arguments["k_centred"].shape
@@ -66,9 +73,7 @@ def _smoother_inputs(arguments):
         )
     _check_centerer(arguments["centerer"], n)
     arguments["mean_term"] = _check_mean_term(arguments["mean_term"], m)
-    if arguments["top_k"] is not None:
-        arguments["top_k"] = check_scalar_range(arguments["top_k"], "top_k", low=1, high=n, low_inclusive=True,
-                                                integer=True)
+    arguments["top_k"] = check_top_k(arguments["top_k"], n)
     if not isinstance(arguments["clamp"], (bool, np.bool_)):
         raise ValueError(f"clamp must be True or False; got {arguments['clamp']!r}.")
 

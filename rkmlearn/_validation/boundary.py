@@ -17,9 +17,9 @@ import contextvars
 import functools
 import inspect
 
-from .arrays import check_array, check_dask, check_views, is_dask
+from .arrays import check_array, check_dask, check_square, check_views, is_dask
 
-__all__ = ["validate", "nested", "array", "views", "checked_by", "check_two_samples", "check_kernel_params", "check_feature_map",
+__all__ = ["validate", "nested", "array", "square", "views", "checked_by", "check_two_samples", "check_kernel_params", "check_feature_map",
            "primal_needs_features", "check_kernel_or_feature_map"]
 
 #: True inside a validated call: nested validated calls skip their checks.
@@ -93,6 +93,14 @@ def array(name=None, *, ensure_2d=True, optional=False, dask=False):
         if dask and is_dask(value):
             return check_dask(value, label)
         return check_array(value, label, ensure_2d=ensure_2d)
+
+    return rule
+
+
+def square(name=None, *, kind="(n, n) matrix", advice=""):
+    """Rule: a square matrix (:func:`~rkmlearn._validation.check_square`)."""
+    def rule(value, param, arguments):
+        return check_square(value, _label(name, param, arguments), kind=kind, advice=advice)
 
     return rule
 

@@ -331,7 +331,7 @@ class DeepRKMClassifier(ClassifierMixin, TransformerMixin, BaseEstimator):
                 f"tol={self.tol} (objective {self.objective_:.6g}). The paper's fixed budget is 100 "
                 "iterations; raise max_iter to train to convergence.",
                 ConvergenceWarning,
-                stacklevel=2,
+                stacklevel=3,  # fit's caller (fit is @validate-wrapped)
             )
         if np.unique(self._train_predictions()).size == 1:
             hint = (" The MLP level's cross-entropy is weighted by 1/(2 lam N): lower lam and eta (e.g. "
@@ -340,7 +340,7 @@ class DeepRKMClassifier(ClassifierMixin, TransformerMixin, BaseEstimator):
                 f"DeepRKMClassifier predicts one class for every training sample (lam={self.lam}, "
                 f"eta={self.eta}): the classifier term is swamped by the weight decay.{hint}",
                 ConvergenceWarning,
-                stacklevel=2,
+                stacklevel=3,  # fit's caller (fit is @validate-wrapped)
             )
         self.kernels_ = [view.kernel_] + kernels
         self.X_fit_, self.n_features_in_ = view.X_, X.shape[1]

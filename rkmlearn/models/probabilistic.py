@@ -17,7 +17,7 @@ from .._validation import (array, check_array, check_kernel_or_feature_map, chec
                            check_two_samples, checked_by, validate)
 from ..base import ONE_VIEW_DEFAULTS, estimator_init, level_defaults, level_options
 from ..level import solve_level
-from ..preimage import kernel_smoother
+from ..preimage import check_top_k, kernel_smoother
 from ..solvers.eigen import rank_tolerance
 from ..solvers.linear import pivoted_cholesky
 from ..views import View
@@ -358,7 +358,8 @@ class ProbabilisticKPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseE
         k_c = H @ self._KcA.T
         if space == "kernel":
             return k_c
-        return kernel_smoother(k_c, self.X_fit_, self.centerer_, mean_term=H @ self._mean_of_A, top_k=top_k)
+        return kernel_smoother(k_c, self.X_fit_, self.centerer_, mean_term=H @ self._mean_of_A,
+                               top_k=check_top_k(top_k, self.X_fit_.shape[0]))
 
     def reconstruct(self, X, space="auto", *, top_k=None):
         """``decode(transform(X))``: :eq:`eq-ppca-map` of the MAP; kernel PCA's as ``sigma2 -> 0``."""
@@ -426,7 +427,8 @@ class ProbabilisticKPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseE
             mean_term = alpha @ (self.centerer_.row_means_ - self.centerer_.grand_mean_)
         if space == "kernel":
             return k_c
-        return kernel_smoother(k_c, self.X_fit_, self.centerer_, mean_term=mean_term, top_k=top_k)
+        return kernel_smoother(k_c, self.X_fit_, self.centerer_, mean_term=mean_term,
+                               top_k=check_top_k(top_k, self.X_fit_.shape[0]))
 
     def kernel_covariance(self):
         """Covariance of generated kernel vectors, ``K_c A A^T K_c + sigma^2 K_c`` (N x N).

@@ -17,7 +17,7 @@ from scipy.linalg.blas import dgemm
 from scipy.sparse.linalg import ArpackNoConvergence, eigsh
 
 from .._blas import product
-from .._validation import array, check_array, check_n_components, check_option, check_random_state, validate
+from .._validation import array, check_n_components, check_option, check_random_state, check_square, validate
 
 __all__ = [
     "flip_signs",
@@ -330,12 +330,8 @@ def check_symmetric_matrix(K, name="K"):
 
     An asymmetry up to ``SYMMETRY_RTOL * max|K|`` is rounding and is removed; more is an error.
     """
-    K = check_array(K, name)
-    if K.shape[0] != K.shape[1]:
-        raise ValueError(
-            f"{name} must be a square (n, n) symmetric matrix; got shape {K.shape}. Pass the "
-            "Gram matrix kernel(X) of one data set."
-        )
+    K = check_square(K, name, kind="(n, n) symmetric matrix",
+                     advice=" Pass the Gram matrix kernel(X) of one data set.")
     asym = max_asymmetry(K)
     if asym == 0.0:
         return K

@@ -16,7 +16,7 @@ import scipy.linalg
 from scipy.linalg import LinAlgError, LinAlgWarning
 from scipy.linalg.lapack import dgecon, dgetrs, dpocon, dpotrs, dpstrf
 
-from .._validation import array, validate
+from .._validation import array, square, validate
 from .eigen import max_asymmetry, rank_tolerance, symmetrize_inplace
 
 __all__ = ["SymmetricSolver", "BorderedSolver", "pivoted_cholesky"]
@@ -56,10 +56,8 @@ class SymmetricSolver:
     array([0.5 , 0.25])
     """
 
-    @validate(M=array("{name}"))
+    @validate(M=square("{name}", kind="matrix"))
     def __init__(self, M, name="M", *, floor=None, advice=""):
-        if M.shape[0] != M.shape[1]:
-            raise ValueError(f"{name} must be a square matrix; got shape {M.shape}.")
         if max_asymmetry(M) != 0.0:  # a read-only pass; a kernel matrix is exactly symmetric already
             M = symmetrize_inplace(M.copy())  # (M + M^T) / 2 exactly; the caller's M is never written
         anorm = float(np.abs(M).sum(axis=0).max())
@@ -121,7 +119,7 @@ class BorderedSolver:
     (array([-1.,  1.]), array([2.]))
     """
 
-    @validate(M=array("{name}"), C=array(ensure_2d=False), R=array(ensure_2d=False, optional=True))
+    @validate(M=square("{name}", kind="matrix"), C=array(ensure_2d=False), R=array(ensure_2d=False, optional=True))
     def __init__(self, M, C, R=None, *, name="M"):
         self._M = SymmetricSolver(M, name)
         self.C = self._border(C, "C", self._M.size)
