@@ -117,3 +117,41 @@ def test_a_public_function_called_by_the_user_still_checks(checked):
     with pytest.raises(ValueError, match="^X contains NaN"):
         rkmlearn.kernels.RBF(1.0)(np.full((2, 2), np.nan))
     assert K.shape == (40, 40)
+
+
+def test_messages_do_not_depend_on_scikit_learns_wording(monkeypatch):
+    """check_array names the cause from the input itself: scikit-learn rewording its errors changes nothing."""
+    from rkmlearn._validation import arrays as array_checks
+
+    def reworded(X, **options):
+        raise ValueError("input rejected")  # a future scikit-learn wording, unknown to us
+
+    monkeypatch.setattr(array_checks, "_sk_check_array", reworded)
+    cases = [(np.array([[1.0, np.nan]]), "^X contains NaN or infinite values"),
+             (np.ones(3), r"^X must be a 2-D array of shape \(n_samples, n_features\)"),
+             (np.ones((2, 2)) * 1j, "^X must be real-valued"),
+             (np.ones((2, 2, 2)), "^X must be a 2-D array .* Flatten the trailing axes"),
+             (np.ones((0, 2)), r"^X is empty"),
+             ([[1.0, 2.0], [3.0]], "^X must be a rectangular array"),
+             ([["a", "b"]], "^X must contain real numbers")]
+    for X_bad, match in cases:
+        with pytest.raises(ValueError, match=match):
+            _validation.check_array(X_bad, "X")
+
+
+def test_nested_calls_trust_their_inputs_only_inside_a_validated_call():
+    """@validate: the rules run at the door; a validated function called inside another skips them."""
+    seen = []
+
+    @_validation.validate(X=_validation.array())
+    def inner(X):
+        seen.append(type(X))
+        return X
+
+    @_validation.validate(X=_validation.array())
+    def outer(X):
+        return inner([[1.0]])  # a list: inner trusts it (the library passes only what it checked)
+
+    assert isinstance(inner([[1.0]]), np.ndarray)  # called from outside: checked and converted
+    assert outer([[1.0]]) == [[1.0]] and seen[-1] is list
+    assert not _validation.nested()
