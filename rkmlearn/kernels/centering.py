@@ -9,9 +9,8 @@ from __future__ import annotations
 import numpy as np
 from sklearn.exceptions import NotFittedError
 
-from .._validation import check_array, check_scalar_range, check_square, validate
-from ..solvers.eigen import SYMMETRY_RTOL, max_asymmetry
-from ..solvers.eigen import symmetrize_inplace as _symmetrize
+from .._validation import check_array, check_scalar_range, validate
+from ..solvers.eigen import check_symmetric_matrix
 from .zoo import _row_blocks
 
 __all__ = ["centering_matrix", "GramCenterer"]
@@ -41,18 +40,10 @@ def centering_matrix(n):
 
 def _train_gram(K, param, arguments):
     """Rule: a square training Gram matrix, made exactly symmetric (copied only if it is not)."""
-    K = check_square(K, "K", kind="(n_samples, n_samples) Gram matrix",
-                     advice=" Compute it as kernel(X) on the training data.")
-    asym = max_asymmetry(K)
-    if asym == 0.0:
-        return K
-    if asym > SYMMETRY_RTOL * np.abs(K).max():
-        raise ValueError(
-            "K must be a symmetric Gram matrix k(x_i, x_j) of the training data; got an "
-            f"asymmetric matrix (max|K - K^T| = {asym:.2e}). For a test-vs-train matrix call "
-            "transform after fit."
-        )
-    return _symmetrize(K.copy())  # rounding-level asymmetry: never modify the caller's array
+    return check_symmetric_matrix(K, "K", kind="(n_samples, n_samples) Gram matrix",
+                                  what="a symmetric Gram matrix k(x_i, x_j) of the training data",
+                                  square_advice=" Compute it as kernel(X) on the training data.",
+                                  advice="For a test-vs-train matrix call transform after fit.")
 
 
 def _test_rows(K_test, param, arguments):

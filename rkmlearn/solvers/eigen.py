@@ -325,22 +325,24 @@ def symmetrize_inplace(K, block=256):
     return K
 
 
-def check_symmetric_matrix(K, name="K"):
+def check_symmetric_matrix(K, name="K", *, kind="(n, n) symmetric matrix", what="symmetric",
+                           square_advice=" Pass the Gram matrix kernel(X) of one data set.",
+                           advice="Pass a Gram matrix k(x_i, x_j), or symmetrise it with ({name} + {name}.T) / 2 "
+                                  "if the asymmetry is intended rounding."):
     """Validate a square, symmetric matrix; return it exactly symmetric (copied only if needed).
 
-    An asymmetry up to ``SYMMETRY_RTOL * max|K|`` is rounding and is removed; more is an error.
+    The one symmetry rule: an asymmetry up to ``SYMMETRY_RTOL * max|K|`` is rounding and is removed;
+    more is an error. ``kind``, ``what`` and the advice word the messages for the caller's matrix.
     """
-    K = check_square(K, name, kind="(n, n) symmetric matrix",
-                     advice=" Pass the Gram matrix kernel(X) of one data set.")
+    K = check_square(K, name, kind=kind, advice=square_advice)
     asym = max_asymmetry(K)
     if asym == 0.0:
         return K
     scale = np.abs(K).max()
     if asym > SYMMETRY_RTOL * scale:
         raise ValueError(
-            f"{name} must be symmetric; max|{name} - {name}^T| = {asym:.2e} exceeds {SYMMETRY_RTOL:g} * "
-            f"max|{name}| = {SYMMETRY_RTOL * scale:.2e}. Pass a Gram matrix k(x_i, x_j), or "
-            f"symmetrise it with ({name} + {name}.T) / 2 if the asymmetry is intended rounding."
+            f"{name} must be {what}; max|{name} - {name}^T| = {asym:.2e} exceeds {SYMMETRY_RTOL:g} * "
+            f"max|{name}| = {SYMMETRY_RTOL * scale:.2e}. {advice.format(name=name)}"
         )
     return symmetrize_inplace(K.copy())  # never modify the caller's array
 
