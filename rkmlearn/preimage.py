@@ -22,31 +22,27 @@ SUM_RTOL = float(np.sqrt(np.finfo(np.float64).eps))
 
 
 def _check_centerer(centerer, n_train):
+    """A fitted GramCenterer of ``n_train`` training samples, or None (uncentred values)."""
     if centerer is None:  # the values are uncentred kernel values already: nothing to undo
-        return np.zeros(n_train)
-    row_means = getattr(centerer, "row_means_", None)
-    grand_mean = getattr(centerer, "grand_mean_", None)
-    if row_means is None or grand_mean is None:
+        return
+    if getattr(centerer, "row_means_", None) is None or getattr(centerer, "grand_mean_", None) is None:
         raise ValueError(
             "centerer must be a fitted rkmlearn.kernels.GramCenterer (with row_means_ and "
             f"grand_mean_); got {centerer!r}. Call GramCenterer().fit(K_train) on the uncentred "
             "training Gram matrix, or pass the model's centerer_."
         )
-    row_means = np.asarray(row_means, dtype=np.float64)
-    if row_means.shape != (n_train,):
+    fitted_on = np.shape(centerer.row_means_)[0]
+    if np.shape(centerer.row_means_) != (n_train,):
         raise ValueError(
-            f"centerer was fitted on {row_means.shape[0]} training samples but X_train has "
+            f"centerer was fitted on {fitted_on} training samples but X_train has "
             f"{n_train}; pass the centerer fitted on the Gram matrix of X_train."
         )
-    return row_means
 
 
 def _check_mean_term(mean_term, n_queries):
-    if mean_term is None:
-        return np.zeros(n_queries)
-    if np.ndim(mean_term) == 0:
-        value = check_scalar_range(mean_term, "mean_term")
-        return np.full(n_queries, value)
+    """None, a number, or one value per query row (the body broadcasts it)."""
+    if mean_term is None or np.ndim(mean_term) == 0:
+        return mean_term if mean_term is None else check_scalar_range(mean_term, "mean_term")
     mean_term = check_array(mean_term, "mean_term", ensure_2d=False)
     if mean_term.shape != (n_queries,):
         raise ValueError(
