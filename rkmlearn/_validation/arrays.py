@@ -57,7 +57,7 @@ def _real(A):
         return None
 
 
-def _diagnose(X, name, ensure_2d):
+def _diagnose(X, name, ensure_2d, ensure_all_finite=True):
     """What is wrong with ``X``, in the order scikit-learn checks it: name first, then the fix."""
     shape = _shape_of(X)
     shape_txt = f"shape {shape}" if shape is not None else "no regular shape"
@@ -82,7 +82,7 @@ def _diagnose(X, name, ensure_2d):
                 f"trailing axes, e.g. {name}.reshape(len({name}), -1).")
     if real.size == 0:
         return f"{name} is empty ({shape_txt}); pass at least one sample and one feature."
-    if not np.isfinite(real).all():
+    if ensure_all_finite and not np.isfinite(real).all():
         return (f"{name} contains NaN or infinite values (NaN and inf are not allowed). Remove or impute them "
                 "first, e.g. with sklearn.impute.SimpleImputer.")
     return f"{name} is not a valid {'2-D ' if ensure_2d else ''}array of real numbers."
@@ -97,7 +97,7 @@ def _all_finite(X):
     return bool(np.isfinite(X).all())
 
 
-def check_array(X, name="X", *, ensure_2d=True, allow_empty=False, copy=False):
+def check_array(X, name="X", *, ensure_2d=True, allow_empty=False, copy=False, ensure_all_finite=True):
     """Validate an array-like and return it as a C-contiguous float64 :class:`numpy.ndarray`.
 
     The one array checker of the library, called once per input at the public boundary (see
@@ -106,18 +106,20 @@ def check_array(X, name="X", *, ensure_2d=True, allow_empty=False, copy=False):
 
     ``X`` is any array-like (lists, arrays, DataFrames); ``name`` names it in messages. With
     ``ensure_2d=False`` a 1-D array is accepted too; ``allow_empty`` accepts zero samples or features;
-    ``copy`` always copies (otherwise a C-contiguous float64 ``X`` is returned itself). Raises
+    ``copy`` always copies (otherwise a C-contiguous float64 ``X`` is returned itself);
+    ``ensure_all_finite=False`` leaves NaN and inf to the caller (its own message). Raises
     ``ValueError`` on NaN or inf, complex values, non-numbers, empty input, wrong dimensions or
     ragged lists (sparse input: :class:`InputTypeError`, a ``ValueError``).
     """
     min_size = 0 if allow_empty else 1
     try:
-        out = _sk_check_array(X, accept_sparse=False, dtype=np.float64, order="C", copy=copy, ensure_all_finite=True,
+        out = _sk_check_array(X, accept_sparse=False, dtype=np.float64, order="C", copy=copy,
+                              ensure_all_finite=ensure_all_finite,
                               ensure_2d=ensure_2d, allow_nd=False, ensure_min_samples=min_size,
                               ensure_min_features=min_size if ensure_2d else 0, input_name=name)
     except (ValueError, TypeError) as exc:
         error = InputTypeError if isinstance(exc, TypeError) else ValueError
-        raise error(f"{_diagnose(X, name, ensure_2d)} [{str(exc).strip()}]") from exc
+        raise error(f"{_diagnose(X, name, ensure_2d, ensure_all_finite)} [{str(exc).strip()}]") from exc
     if not allow_empty and out.size == 0:  # 1-D empty input when ensure_2d=False
         raise ValueError(f"{name} is empty (shape {out.shape}); pass at least one value.")
     return out

@@ -141,6 +141,11 @@ class GramCenterer:
         block by row block (each block's offset ``r_i + r_j - g`` is formed as there).
         """
         self._store_statistics(K)
+        return self.transform_train_inplace(K)
+
+    def transform_train_inplace(self, K):
+        """Centre the training Gram matrix ``K`` (exactly symmetric, owned by the caller) in place with
+        the fitted statistics: ``K - (r_i + r_j - g)``, row block by row block."""
         r, g = self.row_means_, self.grand_mean_
         for rows in _row_blocks(K.shape[0], K.shape[1]):
             offset = np.add.outer(r[rows], r)
