@@ -10,8 +10,9 @@ forecast), the fit with ``eigen_solver="dense"`` (what the automatic choice must
 to: eigenvalues 9-12 of K + A form a cluster) and the fit's growth exponent in T. Timings are
 printed, never asserted.
 
-``python benchmarks/bench_recurrent.py`` (T in {500, 1000, 2000}, best of 3) or ``--quick``
-(T in {500, 1000}, one round).
+``python benchmarks/bench_recurrent.py`` (T in {500, 1000, 2000, 4000}, best of 3) or ``--quick``
+(T in {1000, 2000}, one round). From T = ``BAND_MIN_N`` (1500) the automatic solver treats K + A
+as low rank plus band (``lowrank_band_eigenpairs``): the growth beyond T = 2000 is printed.
 """
 
 from __future__ import annotations
@@ -67,14 +68,14 @@ def format_table(rows):
     Ts = [r["T"] for r in rows]
     exps = [np.log(rows[i + 1]["rrkm_fit"] / rows[i]["rrkm_fit"]) / np.log(Ts[i + 1] / Ts[i]) for i in range(len(rows) - 1)]
     lines.append("growth exponent of the RRKM fit in T: " + ", ".join(f"{e:.2f}" for e in exps))
-    worst = max(r["fit ratio"] for r in rows)
+    worst = max(r["fit ratio"] for r in rows if r["T"] <= 2000)
     lines.append(f"goal RRKM fit <= 0.2x ARMA at T <= 2000: {'MET' if worst <= 0.2 else 'NOT MET'} (worst {worst:.2f}x)")
     return "\n".join(lines)
 
 
 def main(quick=False):
     series = load_santafe(source="bundled").series
-    sizes, repeats = ((500, 1000), 1) if quick else ((500, 1000, 2000), 3)
+    sizes, repeats = ((1000, 2000), 1) if quick else ((500, 1000, 2000, 4000), 3)
     with threadpool_limits(limits=1, user_api="blas"):
         rows = [bench_case(series, T, repeats) for T in sizes]
     print(f"RecurrentRKM(12) vs statsmodels ARIMA(10,0,2) on Santa Fe: CPU s, one BLAS thread, best of {repeats}")

@@ -16,6 +16,12 @@ WALL time (the target is "on 2 cores": BLAS threads count once) and CPU time of 
 
 Targets (issue 11): model <= 0.2 s on 2 cores and within 1.5x of the floor. Printed, never asserted.
 ``python benchmarks/bench_tensor.py`` (best of 9) or ``--quick`` (best of 2).
+
+Then, or alone with ``--sizes N ...`` (default n = 1600, 4000, 8000; quick: 800, 1600; issue 24):
+fit + predict of 3 synthetic views (``n / 4`` test rows,
+10 classes) against scikit-learn's ``KernelRidge`` (RBF) on the concatenated views, CPU time, one
+BLAS thread, interleaved best of k; growth exponents and, at the largest n, each fit's peak memory
+in ``n^2`` doubles (tracemalloc). Goals: rkmlearn <= KernelRidge's time, <= 2 n^2 doubles.
 """
 
 from __future__ import annotations
@@ -27,7 +33,7 @@ import numpy as np
 import scipy.linalg
 from scipy.linalg.blas import dgemm, dsyrk
 from sklearn.preprocessing import StandardScaler
-from threadpoolctl import threadpool_info
+from threadpoolctl import threadpool_info, threadpool_limits
 
 from rkmlearn import TensorMultiViewRKM
 from rkmlearn.datasets import load_mfeat
@@ -141,9 +147,72 @@ def main(quick=False):
     print(f"{'paper, MATLAB on an i7 (Table 5)':32s} {1.38:10.2f}")
     print(f"{'solve: one factorisation':32s} {'':10s} {t_one:10.4f}")
     print(f"{'solve: one factorisation/output':32s} {'':10s} {t_per:10.4f}   ratio {t_per / t_one:.2f}")
+    against_kernel_ridge((800, 1600) if quick else (1600, 4000, 8000))
+
+
+def _views(n, seed=0):
+    """3 views (d = 20, 30, 40) of 10 classes, ``n`` training and ``n // 4`` test rows."""
+    rng = np.random.default_rng(seed)
+    m = n + n // 4
+    y = rng.integers(0, 10, m)
+    centres = [rng.normal(size=(10, d)) for d in (20, 30, 40)]
+    Xs = [c[y] + 1.5 * rng.normal(size=(m, c.shape[1])) for c in centres]
+    return [X[:n] for X in Xs], y[:n], [X[n:] for X in Xs]
+
+
+def against_kernel_ridge(sizes):
+    """rkmlearn vs KernelRidge on the concatenated views: CPU time, one BLAS thread, peak memory."""
+    import time
+    import tracemalloc
+
+    from sklearn.kernel_ridge import KernelRidge
+
+    def ours(train, y, test):
+        kernels = [RBF(sigma=float(np.sqrt(X.shape[1]))) for X in train]
+        return TensorMultiViewRKM(kernels, rho=RHO, lam=LAM).fit(train, y).predict(test)
+
+    def peer(train, y, test):
+        X, Xt = np.hstack(train), np.hstack(test)
+        Y = np.eye(10)[y]
+        return KernelRidge(alpha=LAM, kernel="rbf", gamma=1.0 / (2 * X.shape[1])).fit(X, Y).predict(Xt).argmax(1)
+
+    fits, rows = {"rkmlearn": ours, "KernelRidge": peer}, []
+    rounds = {1600: 3, 4000: 2}
+    with threadpool_limits(limits=1, user_api="blas"):
+        for n in sizes:
+            train, y, test = _views(n)
+            best = {name: np.inf for name in fits}
+            for _ in range(rounds.get(n, 1)):
+                for name, fit in fits.items():  # interleaved
+                    start = time.process_time()
+                    fit(train, y, test)
+                    best[name] = min(best[name], time.process_time() - start)
+            rows.append((n, best))
+        memory = {}
+        for name, fit in fits.items():
+            tracemalloc.start()
+            fit(train, y, test)
+            memory[name] = tracemalloc.get_traced_memory()[1] / (8.0 * sizes[-1] ** 2)
+            tracemalloc.stop()
+    print("TensorMultiViewRKM (rho = 0.5, 3 RBF views, 10 classes) fit + predict vs KernelRidge on the "
+          "concatenated views: CPU s, one BLAS thread, interleaved best of k")
+    for n, best in rows:
+        print(f"n = {n:>6}: rkmlearn {best['rkmlearn']:7.2f} s, KernelRidge {best['KernelRidge']:7.2f} s, "
+              f"ratio {best['rkmlearn'] / best['KernelRidge']:.2f}x (goal <= 1)")
+    for name in fits:
+        t = [best[name] for _, best in rows]
+        exps = [np.log(t[i + 1] / t[i]) / np.log(sizes[i + 1] / sizes[i]) for i in range(len(sizes) - 1)]
+        print(f"growth exponent of {name}: " + ", ".join(f"{e:.2f}" for e in exps))
+    print(f"peak memory at n = {sizes[-1]} (n^2 doubles): "
+          + ", ".join(f"{name} {m:.2f}" for name, m in memory.items()) + " (goal rkmlearn <= 2)")
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true")
-    main(quick=parser.parse_args().quick)
+    parser.add_argument("--sizes", type=int, nargs="+", help="rkmlearn vs KernelRidge at these n (issue 24)")
+    args = parser.parse_args()
+    if args.sizes:
+        against_kernel_ridge(args.sizes)
+    else:
+        main(quick=args.quick)

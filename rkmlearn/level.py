@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import scipy.sparse
+from scipy.linalg.blas import dsyrk
 
 from ._validation import check_n_components, check_random_state, check_two_samples, primal_needs_features, validate
 from .base import LEVEL_DEFAULTS, LEVEL_RULES, warn_not_converged
@@ -167,9 +168,9 @@ def solve_level(views, n_components, *, setting=LEVEL_DEFAULTS["setting"], solve
     return _primal_level(views, n_components, opts, rng, keep_matrix, with_scores, name)
 
 
-def _leading(matrix, s, rng, opts, name, *, size, scale, what, factor=None):
+def _leading(matrix, s, rng, opts, name, *, size, scale, what, factor=None, band=None):
     """The eig or Stiefel step (:func:`leading_subspace`), its warning, and the one rank check."""
-    sub = leading_subspace(matrix, s, rng, factor=factor, method=opts["solver"], rotate=opts["rotate"],
+    sub = leading_subspace(matrix, s, rng, factor=factor, band=band, method=opts["solver"], rotate=opts["rotate"],
                            eigen_solver=opts["eigen_solver"], optimizer=opts["optimizer"],
                            learning_rate=opts["learning_rate"], max_iter=opts["max_iter"], tol=opts["tol"],
                            progress=opts["verbose"])
@@ -197,7 +198,9 @@ def _dual_level(views, n_components, coupling, opts, rng, keep_matrix, with_scor
         K, scale, restore = _add_coupling(K, coupling, n, scale, copy=single and keep_matrix)
         restore = restore if single and not keep_matrix else None
     what = f"the centred kernel matrix ({', '.join(view.description for view in views)})"
-    sub, fix_signs = _leading(K, s, rng, opts, name, size=n, scale=scale, what=what)
+    band = coupling if scipy.sparse.issparse(coupling) else None  # K + band: the eigensolver uses the structure
+    sub, fix_signs = _leading(K, s, rng, opts, name, size=n, scale=scale, what=what,
+                              band=band)
     trace = float(np.trace(K))
     if restore is not None:  # K_{v,c} again (the scores need it), with its own bits
         rows, cols, saved = restore
@@ -272,12 +275,18 @@ def _primal_level(views, n_components, opts, rng, keep_matrix, with_scores, name
 
 
 def _chunk_stats(views, Xs, shift):
-    """One chunk's ``[count, sum(phi - shift), (phi - shift)^T (phi - shift)]`` flattened, and
-    ``max_i ||phi_v(x_i)||^2`` per view."""
+    """One chunk's ``[count, sum(phi - shift), lower triangle of (phi - shift)^T (phi - shift)]``
+    flattened (row-major; the upper triangle is 0), and ``max_i ||phi_v(x_i)||^2`` per view.
+
+    The chunk's features are computed once for all of them; ``syrk`` forms one triangle (NumPy's
+    ``Phi.T @ Phi`` is ``syrk`` too, then mirrors every chunk): it is mirrored once, after the
+    reduction."""
     Phis = [view.chunk_features(X) for view, X in zip(views, Xs)]
     maxsq = [float(np.einsum("ij,ij->i", P, P).max(initial=0.0)) for P in Phis]
     Phi = (Phis[0] if len(Phis) == 1 else np.hstack(Phis)) - shift
-    return np.concatenate([[Phi.shape[0]], Phi.sum(axis=0), (Phi.T @ Phi).ravel()]), np.array(maxsq)
+    upper = dsyrk(1.0, Phi.T, lower=0)  # Phi.T is Fortran-ordered: (Phi^T)(Phi^T)^T, no copy of the chunk
+    # the Fortran-ordered upper triangle read in memory order IS the row-major lower one: no transposing copy
+    return np.concatenate([[Phi.shape[0]], Phi.sum(axis=0), upper.ravel(order="K")]), np.array(maxsq)
 
 
 def _chunk_outputs(views, Xs, means, W, U_views):
@@ -336,8 +345,12 @@ def _streamed_primal_level(views, n_components, opts, rng, keep_matrix, with_sco
             part, mx = _chunk_stats(views, [view.X_[rows] for view in views], shift)
             total, maxsq = total + part, np.maximum(maxsq, mx)
     delta = total[1:1 + d_f] / total[0]
-    C = total[1 + d_f:].reshape(d_f, d_f) - total[0] * np.outer(delta, delta)
-    C = _finite(lambda: 0.5 * (C + C.T), "the feature covariance C")
+
+    def covariance():  # exactly symmetric: the mirrored lower triangle minus n delta delta^T (products commute)
+        lower = total[1 + d_f:].reshape(d_f, d_f)
+        return lower + np.tril(lower, -1).T - total[0] * np.outer(delta, delta)
+
+    C = _finite(covariance, "the feature covariance C")
     mu = shift + delta
     means = np.split(mu, np.cumsum(sizes)[:-1])
     checks = dict(scale=float(sum(maxsq)), what=f"the feature covariance C ({', '.join(v.description for v in views)})")

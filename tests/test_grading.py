@@ -308,7 +308,7 @@ def test_mini_solution_points_and_visible_score():
     assert report.summary() == "Score: 5/5 (100.0 %)"
     assert report.student_summary().startswith("Visible tests: 4/4 points (100.0 %). 1 hidden")
     assert [t.name for t in report.tests][-1].startswith("hidden/"), "hidden tests come last"
-    assert set(report.sandbox) >= {"uid", "rlimits", "landlock", "audit"}
+    assert set(report.sandbox) >= {"uid", "rlimits", "landlock", "audit", "network", "pid"}
     starter = grade(MINI, MINI / "starter.py", include_hidden=False, jobs=1)
     assert starter.summary() == starter.student_summary() == "Score: 0/4 (0.0 %)"
 
@@ -719,6 +719,44 @@ def test_escaped_processes_are_killed_and_do_not_hold_the_grading(uid):
     assert not results[ADD_TESTS[0]].passed
     assert "Error" in results[ADD_TESTS[0]].message, results[ADD_TESTS[0]].message
     assert not _processes_mentioning(escapee.name)
+
+
+@pytest.mark.skipif(not ROOT_USER, reason="PID namespaces need root here (or user namespaces)")
+def test_killing_the_init_kills_every_process_of_the_worker(tmp_path):
+    """Daemons in new sessions (processes allowed) die with the init of the worker's PID
+    namespace, at once and without any sweep: the runner kills the init on a time-out."""
+    from rkmlearn.grading import procs
+    from rkmlearn.grading.sandbox import Policy, SandboxDirs, Session, Zygote
+
+    name = _unique_copy(HOSTILE / "mini_daemon.py")
+    mark = f"RKMLEARN_HOSTILE={name.name}"  # in the daemons' environment only
+    dirs = SandboxDirs(name, None)
+    policy = Policy(submission=str(dirs.submission), scratch=dirs.scratch("scratch"),
+                    processes=True, timeout=60.0)
+    zygote = Zygote(policy)
+    try:
+        assert zygote.layers["pid"].startswith("own namespace"), zygote.layers
+        session = Session(zygote, policy)
+        session.start()
+        assert session.call("add", (2, 3), {}) == 5
+        deadline = time.monotonic() + 30
+        while len(_processes_mentioning(mark)) < 4 and time.monotonic() < deadline:
+            time.sleep(0.1)  # two shells, each running sleep
+        assert len(_processes_mentioning(mark)) >= 4, "the daemons did not start"
+        worker = session.worker
+        procs.pidfd_kill(worker.init_pidfd, worker.init)  # the init alone
+        assert os.WTERMSIG(worker.wait_exit()) == signal.SIGKILL
+        deadline = time.monotonic() + 5
+        while _processes_mentioning(mark) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        left = _processes_mentioning(mark)
+        assert not left, f"{len(left)} processes outlived the init"
+        session.close()
+    finally:
+        zygote.close()
+        for pid in _processes_mentioning(mark):
+            os.kill(pid, signal.SIGKILL)
+        dirs.cleanup()
 
 
 @pytest.mark.parametrize("uid", ["auto", None] if ROOT_USER else ["auto"])

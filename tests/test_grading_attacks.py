@@ -119,6 +119,105 @@ def test_no_udp_datagram_leaves_the_sandbox(tmp_path):
     assert report.sandbox.get("network", "").startswith("own"), report.sandbox
 
 
+@pytest.mark.skipif(not LINUX_ROOT, reason="PID and mount namespaces need root (or userns)")
+@pytest.mark.parametrize("landlock", [True, False], ids=["landlock", "no-landlock"])
+def test_a_worker_sees_no_process_of_the_grader(tmp_path, landlock):
+    """With the hook off, the worker lists /proc and probes PIDs: it finds neither the judge
+    (whose PID it is told) nor any process but its namespace's init and itself."""
+    path = _variant(tmp_path, "mini_proc_snoop", JUDGE=os.getpid())
+    sandbox = {"audit": False} if landlock else {"audit": False, "landlock": False}
+    report = _grade_mini(path, **sandbox)
+    honest = sum(t.max_score for t in report.tests if "mul" in t.name)
+    assert report.score <= honest, report.format_table()
+    for test in report.tests:
+        if "add" in test.name:
+            assert "observed=[1, 2] (2 in all); judge seen: False" in test.message, test.message
+    assert report.sandbox.get("pid", "").startswith("own"), report.sandbox
+
+
+@pytest.mark.skipif(not LINUX_ROOT, reason="the zygote keeps capabilities only as root")
+@pytest.mark.parametrize("uid", ["auto", None], ids=["sandbox-uid", "uid-0"])
+def test_the_worker_and_its_init_hold_no_capability(tmp_path, uid):
+    """The zygote keeps CAP_SYS_ADMIN to make the namespaces; none of it reaches the worker or
+    its init (their /proc/PID/status, read with the hook and Landlock off)."""
+    path = tmp_path / "caps.py"
+    path.write_text(
+        "def add(a, b):\n"
+        "    lines = [line.replace('\\t', ' ') for p in ('self', '1')\n"
+        "             for line in open(f'/proc/{p}/status').read().splitlines()\n"
+        "             if line.startswith(('Cap', 'NoNewPrivs', 'Pid'))]\n"
+        "    raise RuntimeError('; '.join(lines))\n"
+        "def mul(a, b):\n    return a * b\n")
+    report = _grade_mini(path, audit=False, landlock=False, uid=uid)
+    message = next(t.message for t in report.tests if t.name.endswith("test_add"))
+    for field in ("CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb"):
+        assert message.count(f"{field}: 0000000000000000") == 2, (field, message)
+    assert "Pid: 2;" in message and "Pid: 1;" in message and "NoNewPrivs: 1" in message, message
+
+
+# Run as root in a child process: the judge first loses CAP_SYS_ADMIN (no namespace can be
+# made, as for root in a container), then, behind a seccomp filter, the Landlock system calls
+# (a kernel without Landlock). What it graded, or why it refused, is printed as JSON.
+_WITHOUT_WALLS = """
+import ctypes, json, struct, sys
+from rkmlearn.grading import GradingError, grade
+
+libc = ctypes.CDLL(None, use_errno=True)
+libc.prctl(24, 21, 0, 0, 0)  # PR_CAPBSET_DROP CAP_SYS_ADMIN
+header, data = (ctypes.c_uint32 * 2)(0x20080522, 0), (ctypes.c_uint32 * 6)()
+assert libc.capget(header, data) == 0
+data[0] &= ~(1 << 21); data[1] &= ~(1 << 21)
+assert libc.capset(header, data) == 0
+
+
+def attempt(**kwargs):
+    try:
+        report = grade(sys.argv[1], sys.argv[2], jobs=1, **kwargs)
+    except GradingError as exc:
+        return {"refused": str(exc)}
+    return {"score": report.score, "max": report.max_score, "sandbox": report.sandbox}
+
+
+out = {"no_namespaces": attempt()}
+code = b"".join(struct.pack("<HBBI", *ins) for ins in [
+    (0x20, 0, 0, 4), (0x15, 0, 3, 0xC000003E), (0x20, 0, 0, 0),
+    (0x35, 0, 1, 444), (0x35, 0, 1, 447),  # landlock_create_ruleset .. restrict_self
+    (0x06, 0, 0, 0x7FFF0000), (0x06, 0, 0, 0x00050000 | 38)])  # allow / ENOSYS
+
+
+class Program(ctypes.Structure):
+    _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_char_p)]
+
+
+filters = ctypes.create_string_buffer(code, len(code))
+assert libc.prctl(38, 1, 0, 0, 0) == 0  # PR_SET_NO_NEW_PRIVS
+assert libc.prctl(22, 2, ctypes.byref(Program(len(code) // 8, ctypes.cast(
+    filters, ctypes.c_char_p))), 0, 0) == 0  # PR_SET_SECCOMP, a filter
+out["no_walls"] = attempt()
+out["no_walls_trusted"] = attempt(trusted=True)
+print(json.dumps(out))
+"""
+
+
+@pytest.mark.skipif(not LINUX_ROOT or os.uname().machine != "x86_64",
+                    reason="drops root's CAP_SYS_ADMIN and filters x86-64 system calls")
+def test_without_namespaces_the_grader_falls_back_and_says_so():
+    done = subprocess.run([sys.executable, "-c", _WITHOUT_WALLS, str(MINI),
+                           str(MINI / "solution.py")], capture_output=True, text=True,
+                          timeout=600, env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    assert done.returncode == 0, done.stderr[-3000:]
+    out = json.loads(done.stdout.splitlines()[-1])
+    graded = out["no_namespaces"]  # Landlock alone is a wall: graded, the PID layer says why
+    assert graded.get("score") == graded.get("max") == 5, graded
+    assert graded["sandbox"]["pid"] == "shared (unshare: Operation not permitted)", graded
+    assert graded["sandbox"]["network"].startswith("shared (unshare"), graded
+    assert graded["sandbox"]["landlock"].startswith("on"), graded
+    assert "neither Landlock nor network namespaces" in out["no_walls"].get("refused", ""), out
+    trusted = out["no_walls_trusted"]
+    assert trusted.get("score") == 5 and trusted["sandbox"]["landlock"].startswith(
+        "unavailable"), trusted
+
+
 def test_proc_self_root_does_not_reach_the_solution(tmp_path):
     path = _variant(tmp_path, "mini_proc_root_read", SOLUTION=str(MINI / "solution.py"))
     report = _grade_mini(path, landlock=False)

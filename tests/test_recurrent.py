@@ -432,3 +432,33 @@ def test_the_fit_keeps_A_banded_and_the_automatic_solver_matches_dense_on_the_cl
     np.testing.assert_allclose(auto.eigenvalues_, dense.eigenvalues_, rtol=1e-12)
     np.testing.assert_allclose(np.abs(auto.H_.T @ dense.H_), np.eye(12), atol=1e-6)
     np.testing.assert_array_equal(auto.A_, lag_matrix(auto.a_, 1000))
+
+
+def test_from_band_min_n_on_the_low_rank_plus_band_solver_matches_dense(monkeypatch):
+    """Santa Fe, T = 1600 (>= BAND_MIN_N): K + A is solved as low rank + band (the dense driver's
+    O(T^3) is avoided), with the same eigenpairs and forecasts as the dense fit, one T x T matrix."""
+    import tracemalloc
+
+    from rkmlearn.datasets import load_santafe
+    from rkmlearn.solvers import block_krylov, eigen
+
+    calls = []
+    original = block_krylov.lowrank_band_eigenpairs
+
+    def spy(*args, **kwargs):
+        result = original(*args, **kwargs)
+        calls.append(args[0].shape[0])
+        return result
+
+    monkeypatch.setattr(eigen, "lowrank_band_eigenpairs", spy)
+    T = max(eigen.BAND_MIN_N, 1600)
+    x = load_santafe(source="bundled").series[:T]
+    tracemalloc.start()
+    auto = RecurrentRKM(12, kernel_params={"sigma": 1.0}, lag_weights="gaussian", p=1).fit(x)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert calls == [T] and peak <= 1.1 * T * T * 8 + 4e6
+    dense = RecurrentRKM(12, kernel_params={"sigma": 1.0}, lag_weights="gaussian", p=1, eigen_solver="dense").fit(x)
+    np.testing.assert_allclose(auto.eigenvalues_, dense.eigenvalues_, rtol=1e-12)
+    np.testing.assert_allclose(np.abs(auto.H_.T @ dense.H_), np.eye(12), atol=1e-9)
+    np.testing.assert_allclose(auto.forecast(50), dense.forecast(50), rtol=1e-8, atol=1e-8 * np.abs(x).max())

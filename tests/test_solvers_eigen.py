@@ -316,3 +316,65 @@ def test_in_place_lapack_restores_the_matrix_bit_for_bit(monkeypatch, short):
     ref = top_eigenpairs(before.copy(), 4, solver="dense")
     np.testing.assert_array_equal(vals, ref[0])
     np.testing.assert_array_equal(vecs, ref[1])
+
+
+# ----------------------------------------------------------------------------- low rank + band
+def _lowrank_band(n=700, p=1, seed=0):
+    """RecurrentRKM's structure: a centred RBF Gram matrix of a smooth series (numerically low rank)
+    plus a banded Toeplitz matrix whose top eigenvalues are a near-continuum."""
+    import scipy.sparse
+
+    t = np.linspace(0.0, 6.0, n)[:, None]
+    x = np.sin(3 * t) + 0.3 * np.cos(7 * t) + 0.01 * np.random.default_rng(seed).normal(size=(n, 1))
+    K = GramCenterer().fit_transform(RBF(1.0)(x))
+    a = np.exp(-np.arange(p + 1) ** 2 / 2.0)
+    band = scipy.sparse.dia_array(scipy.sparse.diags([np.full(n - abs(l), a[abs(l)]) for l in range(-p, p + 1)],
+                                                     list(range(-p, p + 1)), shape=(n, n)))
+    return K + band.toarray(), band
+
+
+@pytest.mark.parametrize("p", [1, 2])
+def test_lowrank_band_solver_matches_the_dense_driver_on_a_cluster(p):
+    from rkmlearn.solvers.block_krylov import lowrank_band_eigenpairs
+
+    M, band = _lowrank_band(p=p)
+    s = 12
+    ref_vals, ref_vecs = _reference(M, s)
+    assert np.diff(ref_vals[-5:]).min() > -1e-3 * ref_vals[0]  # the last pairs are a near-continuum
+    with pytest.raises(eigen._NotConverged):
+        eigen.block_krylov_eigenpairs(M, s)  # where block Krylov gives up
+    vals, vecs = lowrank_band_eigenpairs(M, band, s)
+    np.testing.assert_allclose(vals, ref_vals, rtol=0, atol=1e-12 * ref_vals[0])
+    assert np.linalg.norm(M @ vecs - vecs * vals, axis=0).max() <= 700 * np.finfo(float).eps * vals[0]
+    np.testing.assert_allclose(np.abs(np.sum(vecs * ref_vecs, axis=0)), 1.0, atol=1e-9)
+
+
+def test_lowrank_band_count_is_sylvesters():
+    from rkmlearn.solvers.block_krylov import _count_above, _partial_cholesky, _top_band_eigenvalues
+
+    M, band = _lowrank_band(n=300, p=2)
+    bands = np.zeros((5, 300))
+    for offset, values in zip(band.offsets, band.data):
+        bands[2 - offset] += values
+    F, eps_F = _partial_cholesky(M, band.tocsr(), bands[2], 100)
+    assert eps_F <= 1e-10 * np.abs(M).max() and F.shape[1] < 60
+    exact = np.linalg.eigvalsh(band.toarray() + F @ F.T)
+    mu = _top_band_eigenvalues(bands, 40)
+    for sigma in list(0.5 * (exact[-31:-1] + exact[-30:])) + [exact[-1] + 1.0]:  # between eigenvalues
+        assert _count_above(bands, mu, F, sigma) == np.count_nonzero(exact > sigma)
+
+
+def test_top_eigenpairs_with_a_band_falls_back_when_the_rest_is_not_low_rank(monkeypatch):
+    """A full-rank K: the low-rank + band solver gives up and the automatic choice answers."""
+    import scipy.sparse
+
+    from rkmlearn.solvers import block_krylov
+
+    monkeypatch.setattr(eigen, "BAND_MIN_N", 100)
+    n = 400
+    K, _ = _separated_matrix(n=n, decay=0.999)
+    band = scipy.sparse.dia_array(scipy.sparse.eye(n))
+    with pytest.raises(eigen._NotConverged):
+        block_krylov.lowrank_band_eigenpairs(K + band.toarray(), band, 5)
+    vals, vecs = top_eigenpairs(K + band.toarray(), 5, band=band)
+    np.testing.assert_allclose(vals, _reference(K + np.eye(n), 5)[0], rtol=1e-12)

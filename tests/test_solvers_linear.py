@@ -118,3 +118,31 @@ def test_symmetric_solver_never_writes_the_callers_matrix():
     SymmetricSolver(noisy).solve(np.ones(6))
     SymmetricSolver(M).solve(np.ones(6))
     assert np.array_equal(noisy, kept) and np.array_equal(M, spd(6, seed=5))
+
+
+@pytest.mark.parametrize("indefinite", [False, True])
+def test_symmetric_solver_overwrite_factors_in_place(indefinite):
+    """overwrite=True: the same solutions, no second n x n array, and the LU fallback (indefinite M)
+    still sees M (Cholesky's partial work on it is undone)."""
+    import tracemalloc
+
+    n = 600
+    M = spd(n, seed=5)
+    if indefinite:
+        M -= 1.5 * np.trace(M) / n * np.eye(n)
+        assert np.linalg.eigvalsh(M)[0] < 0
+    B = np.random.default_rng(6).normal(size=(n, 3))
+    expected = SymmetricSolver(M).solve(B)
+    work = M.copy()
+    tracemalloc.start()
+    solver = SymmetricSolver(work, overwrite=True)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert (solver._cho is None) == indefinite and not solver.singular
+    np.testing.assert_allclose(solver.solve(B), expected, rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(solver.solve(B), np.linalg.solve(M, B), rtol=1e-8, atol=1e-12)
+    assert peak <= 0.5 * M.nbytes  # O(n) work arrays and 256 x 256 tiles; a copy of M is 1.0
+    if not indefinite:
+        assert not np.array_equal(work, M)  # it holds the factor now
+    with pytest.raises(ValueError, match="singular"):
+        SymmetricSolver(np.zeros((4, 4)), overwrite=True).solve(np.ones(4))

@@ -91,3 +91,29 @@ def test_dask_needs_an_explicit_feature_map():
     da = pytest.importorskip("dask.array")
     with pytest.raises(ValueError, match="Dask array: only an explicit feature map"):
         KPCA(2, kernel="rbf").fit(da.from_array(X, chunks=(400, 5)))
+
+
+def test_chunk_statistics_form_only_one_triangle_once_per_chunk(stream, monkeypatch):
+    """Each chunk's features are computed once for the statistics, and its D x D part is one
+    triangle by syrk (mirrored once after the reduction, not per chunk); the covariance is the
+    same to rounding."""
+    from rkmlearn import level
+    from rkmlearn.views import View
+
+    view = View(feature_map=RFF).fit(X)
+    shift = view.chunk_features(X[:100]).mean(axis=0)
+    stats, _ = level._chunk_stats([view], [X[:100]], shift)
+    lower = stats[1 + 200:].reshape(200, 200)
+    Phi = view.chunk_features(X[:100]) - shift
+    assert np.all(np.triu(lower, 1) == 0.0)
+    np.testing.assert_allclose(np.tril(lower), np.tril(Phi.T @ Phi), rtol=1e-13, atol=1e-13 * np.abs(lower).max())
+    calls = []
+    original = View.chunk_features
+
+    def counting(self, Xc):
+        calls.append(Xc.shape[0])
+        return original(self, Xc)
+
+    monkeypatch.setattr(View, "chunk_features", counting)
+    _fit_kpca(X)
+    assert sum(calls) <= 2 * X.shape[0] + 100 + 1  # statistics pass + outputs pass (+ the shift's chunk, a shape probe)

@@ -306,3 +306,32 @@ def test_coupled_kernel_overwrite_same_bits_and_fewer_n_by_n_arrays(rho, n_views
     tracemalloc.stop()
     np.testing.assert_array_equal(out, expected)
     assert peak <= 3.05 * Ks[0].nbytes  # sum, product and the view being added
+
+
+@pytest.mark.parametrize("fit_intercept", [True, False])
+@pytest.mark.parametrize("kernels", ["rbf", [RBF(1.5), "laplacian", "polynomial"], None])
+def test_fit_holds_one_n_by_n_array_and_matches_the_dense_system(kernels, fit_intercept, monkeypatch):
+    """The system is built strip by strip (no per-view n x n Gram matrix) and factored in place: the
+    peak of a fit is about ONE n x n array (was 3 when the views' Gram matrices were combined)."""
+    import tracemalloc
+
+    import rkmlearn.models.tensor as tensor
+
+    monkeypatch.setattr(tensor, "_STRIP", 32)  # strips small beside n = 600, as 128 is beside n = 4000
+
+    Xs, y = _data(n=600, seed=4)
+    model = TensorMultiViewRKM(kernels=kernels, rho=0.4, lam=0.3, eta=1.7, fit_intercept=fit_intercept)
+    tracemalloc.start()
+    model.fit(Xs, y)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert peak <= 1.6 * 8 * 600**2
+    grams = [view.gram() for view in model.views_]
+    K = coupled_kernel(grams, 0.4)
+    Y = encode_labels(np.searchsorted(model.classes_, y), model.codebook_)
+    if fit_intercept:
+        alpha, b = _dense_solve(K, Y, 0.3, 1.7, model.tau_)
+        np.testing.assert_allclose(model.intercept_, b, rtol=1e-8, atol=1e-10)
+    else:
+        alpha = np.linalg.solve(K / 1.7 + 0.3 * np.eye(600), model.tau_ * Y)
+    np.testing.assert_allclose(model.dual_coef_, alpha, rtol=1e-8, atol=1e-10 * np.abs(alpha).max())

@@ -8,19 +8,27 @@ until the sandbox is set up; numpy after that.
 The zygote, before any student code exists in the process (trusted phase):
 
 1. dies with its parent (``PR_SET_PDEATHSIG``) and checks that the parent is still the runner;
+   moves into a network namespace of its own (no interface up);
 2. as root: opens the folders it must read that the sandbox uid cannot reach by path (a
-   ``/root/.pyenv`` interpreter), then drops to the sandbox uid and gid (no supplementary groups);
+   ``/root/.pyenv`` interpreter), then drops to the sandbox uid and gid (no supplementary groups),
+   keeping CAP_SYS_ADMIN and CAP_SETPCAP only, to make each worker's namespaces;
 3. sets resource limits (address space, CPU, file size, open files, processes per uid, no core);
-4. restricts itself with Landlock when the kernel has it: read-only access to the interpreter,
+4. checks once that a PID namespace with its own /proc can be made, and builds the Landlock
+   ruleset of the workers when the kernel has Landlock: read-only access to the interpreter,
    the allowed packages and the submission, read-write access to its scratch folder, no other
    file, no exec (unless the exercise allows processes), no TCP, no signals or abstract sockets
-   outside the sandbox;
+   outside the worker's own domain;
 5. imports numpy and the allowed packages, and installs the audit hook that enforces the
    exercise's rules for student code (imports, files, processes, sockets, ctypes, tracing);
 6. tells the runner it is ready and waits for ``fork`` requests.
 
-Each forked worker re-arms the parent-death signal, limits its CPU time, switches the audit hook
-on, imports the submission and answers ``call`` requests until ``bye``. What it sends back is
+For each request it forks an outer process, which enters a mount namespace of its own (mounts
+private) and forks the init (PID 1) of a new PID namespace; the init mounts a /proc of that
+namespace, drops every capability and forks the worker (PID 2): the worker sees its init and
+itself, no other process of the machine, and killing the init kills all it started. The worker
+re-arms the parent-death signal, limits its CPU time, enforces the Landlock ruleset in a domain
+of its own, refuses new processes unless the exercise allows them (seccomp), switches the audit
+hook on, imports the submission and answers ``call`` requests until ``bye``. What it sends back is
 untrusted by the judge, which validates every byte (:mod:`rkmlearn.grading.wire`).
 """
 import json
@@ -112,10 +120,57 @@ def _moved(path, mapping):
     return path
 
 
-def _drop_privileges(uid, gid):
+# What the zygote keeps after dropping root: CAP_SYS_ADMIN to give each worker PID and mount
+# namespaces of its own, CAP_SETPCAP for the worker's init to empty its bounding set. Neither
+# ever reaches student code: the init drops every capability before it forks the worker.
+CAP_SETPCAP, CAP_SYS_ADMIN = 8, 21
+NAMESPACE_CAPS = (1 << CAP_SETPCAP) | (1 << CAP_SYS_ADMIN)
+
+
+def _limit_bounding_set(keep):
+    """Drop every capability but those in the bit mask ``keep`` from the bounding set (this
+    needs CAP_SETPCAP) and the ambient set."""
+    _, libc = _libc()
+    for cap in range(64):
+        if not keep >> cap & 1:
+            libc.prctl(24, cap, 0, 0, 0)  # PR_CAPBSET_DROP; EINVAL past the last capability
+    libc.prctl(47, 4, 0, 0, 0)  # PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL
+
+
+def _set_capabilities(keep):
+    """Keep only the capabilities in ``keep``: bounding, permitted and effective sets alike
+    (none inheritable); exit if the kernel refuses."""
+    ctypes, libc = _libc()
+    _limit_bounding_set(keep)
+    header = (ctypes.c_uint32 * 2)(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3, this thread
+    low, high = keep & 0xFFFFFFFF, keep >> 32
+    data = (ctypes.c_uint32 * 6)(low, low, 0, high, high, 0)  # effective, permitted, inheritable
+    if libc.capset(header, data) != 0:
+        os._exit(73)
+
+
+def _permitted_capabilities():
+    """The bit mask of this process's permitted capabilities (0 if it cannot be read)."""
+    ctypes, libc = _libc()
+    header = (ctypes.c_uint32 * 2)(0x20080522, 0)
+    data = (ctypes.c_uint32 * 6)()
+    if libc.capget(header, data) != 0:
+        return 0
+    return data[1] | data[4] << 32
+
+
+def _drop_privileges(uid, gid, keep=0):
+    """Become ``uid``/``gid`` for good, keeping only the capabilities in ``keep``."""
+    _, libc = _libc()
+    if keep:
+        _limit_bounding_set(keep)  # while CAP_SETPCAP is held
+        libc.prctl(8, 1, 0, 0, 0)  # PR_SET_KEEPCAPS: setuid keeps the permitted set
     os.setgroups([])
     os.setgid(gid)
     os.setuid(uid)
+    if keep:
+        libc.prctl(8, 0, 0, 0, 0)
+        _set_capabilities(keep)  # setuid cleared the effective set
     if os.getuid() != uid or os.geteuid() != uid or os.getgid() != gid:
         os._exit(71)
     try:
@@ -125,18 +180,12 @@ def _drop_privileges(uid, gid):
     os._exit(72)  # root could be regained: never run student code like this
 
 
-def _drop_capabilities():
-    """As uid 0 without the uid drop: give up every capability for good (bounding set too)."""
-    ctypes, libc = _libc()
-    for cap in range(64):
-        libc.prctl(24, cap, 0, 0, 0)  # PR_CAPBSET_DROP; EINVAL past the last capability
+def _drop_capabilities(keep=0):
+    """As uid 0 without the uid drop: give up every capability but ``keep`` for good."""
+    _, libc = _libc()
     # SECBIT_NOROOT | SECBIT_NOROOT_LOCKED | SECBIT_NO_SETUID_FIXUP(_LOCKED) | KEEP_CAPS_LOCKED
     libc.prctl(28, 0x2F, 0, 0, 0)  # PR_SET_SECUREBITS
-    header = (ctypes.c_uint32 * 2)(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3, this thread
-    data = (ctypes.c_uint32 * 6)()
-    if libc.capset(header, data) != 0:
-        os._exit(73)
-    libc.prctl(47, 4, 0, 0, 0)  # PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL
+    _set_capabilities(keep)
 
 
 def _limit_resources(cfg):
@@ -176,15 +225,21 @@ def _landlock_abi():
 
 
 def _landlock(read_dirs, list_dirs, read_files, rw_dirs, rw_files, allow_exec):
-    """Restrict this process (and its future children) with Landlock; return a status string."""
+    """A Landlock ruleset for the workers: ``(status string, ruleset descriptor or None)``.
+
+    The zygote builds it once; each worker enforces it on itself (:func:`_enforce`), in a
+    domain of its own whose scopes (ABI 6: signals, abstract Unix sockets) shut out every
+    process outside it, the zygote and the worker's init included. The zygote is not restricted
+    itself: a Landlock domain forbids mounting, and each worker's init mounts its own /proc.
+    """
     if not sys.platform.startswith("linux"):
-        return "unavailable (not Linux)"
+        return "unavailable (not Linux)", None
     import struct
 
     ctypes, libc, syscall, abi = _landlock_abi()
-    create, add_rule, restrict = _LANDLOCK_CREATE, _LANDLOCK_ADD_RULE, _LANDLOCK_RESTRICT
+    create, add_rule = _LANDLOCK_CREATE, _LANDLOCK_ADD_RULE
     if abi < 1:
-        return f"unavailable ({os.strerror(ctypes.get_errno())})"
+        return f"unavailable ({os.strerror(ctypes.get_errno())})", None
     handled = (1 << 13) - 1
     if allow_exec:
         handled &= ~_EXECUTE  # processes allowed: exec is left to the uid's permissions
@@ -202,7 +257,7 @@ def _landlock(read_dirs, list_dirs, read_files, rw_dirs, rw_files, allow_exec):
     buf = ctypes.create_string_buffer(attr, len(attr))
     ruleset = syscall(create, buf, ctypes.c_size_t(len(attr)), ctypes.c_uint32(0))
     if ruleset < 0:
-        return f"unavailable ({os.strerror(ctypes.get_errno())})"
+        return f"unavailable ({os.strerror(ctypes.get_errno())})", None
     read_dir = _READ_FILE | _READ_DIR
     rw_dir = handled & ~(_MAKE_CHAR | _MAKE_SOCK | _MAKE_BLOCK | _EXECUTE)
     rules = ([(p, read_dir) for p in read_dirs] + [(p, _READ_DIR) for p in list_dirs]
@@ -221,37 +276,21 @@ def _landlock(read_dirs, list_dirs, read_files, rw_dirs, rw_files, allow_exec):
         os.close(fd)
         if status != 0:
             os.close(ruleset)
-            return f"unavailable (rule for {path}: {os.strerror(ctypes.get_errno())})"
+            return f"unavailable (rule for {path}: {os.strerror(ctypes.get_errno())})", None
+    return f"on (ABI {abi})", ruleset
+
+
+def _enforce(ruleset):
+    """Restrict this process (and its future children) with the zygote's Landlock ruleset;
+    the worker never runs unrestricted: it exits if the kernel refuses."""
+    ctypes, libc, syscall, _ = _landlock_abi()
     if libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 or \
-            syscall(restrict, ctypes.c_int(ruleset), ctypes.c_uint32(0)) != 0:
-        error = os.strerror(ctypes.get_errno())
-        os.close(ruleset)
-        return f"unavailable ({error})"
+            syscall(_LANDLOCK_RESTRICT, ctypes.c_int(ruleset), ctypes.c_uint32(0)) != 0:
+        sys.stderr.write(f"grader: Landlock refused the worker's domain "
+                         f"({os.strerror(ctypes.get_errno())})\n")
+        sys.stderr.flush()
+        os._exit(74)
     os.close(ruleset)
-    return f"on (ABI {abi})"
-
-
-def _scope_signals():
-    """Put this worker in a Landlock domain of its own that scopes signals and abstract Unix
-    sockets (ABI 6): it can no longer signal the zygote, which shares the zygote's domain
-    otherwise (kill, tgkill and pidfd_send_signal alike). Returns a status string."""
-    if not sys.platform.startswith("linux"):
-        return "unavailable (not Linux)"
-    import struct
-
-    ctypes, libc, syscall, abi = _landlock_abi()
-    create, restrict = _LANDLOCK_CREATE, _LANDLOCK_RESTRICT
-    if abi < 6:
-        return "unavailable (Landlock ABI 6 needed)" if abi >= 1 else "unavailable"
-    attr = struct.pack("<QQQ", 0, 0, 0b11)  # nothing but the scopes: signals, abstract sockets
-    buf = ctypes.create_string_buffer(attr, len(attr))
-    ruleset = syscall(create, buf, ctypes.c_size_t(len(attr)), ctypes.c_uint32(0))
-    if ruleset < 0:
-        return f"unavailable ({os.strerror(ctypes.get_errno())})"
-    ok = libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0 and \
-        syscall(restrict, ctypes.c_int(ruleset), ctypes.c_uint32(0)) == 0
-    os.close(ruleset)
-    return "on" if ok else f"unavailable ({os.strerror(ctypes.get_errno())})"
 
 
 def _no_new_processes():
@@ -324,6 +363,67 @@ def _own_network():
     except OSError as exc:
         return f"own namespace (user namespace, ids unmapped: {exc.strerror})"
     return "own namespace (in a user namespace), no interface up"
+
+
+CLONE_NEWNS, CLONE_NEWPID = 0x00020000, 0x20000000
+MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REC, MS_PRIVATE = 2, 4, 8, 0x4000, 1 << 18
+
+
+def _own_pid_namespace():
+    """Move this process into a mount namespace of its own (every mount private: nothing
+    propagates back) and make its next child the first process (PID 1, the init) of a PID
+    namespace of its own. Needs CAP_SYS_ADMIN (as root, or inside the zygote's user
+    namespace). Returns None, or why not."""
+    ctypes, libc = _libc()
+    if libc.unshare(CLONE_NEWNS | CLONE_NEWPID) != 0:
+        return f"unshare: {os.strerror(ctypes.get_errno())}"
+    if libc.mount(b"none", b"/", None, MS_REC | MS_PRIVATE, None) != 0:
+        return f"making the mounts private: {os.strerror(ctypes.get_errno())}"
+    return None
+
+
+def _mount_own_proc():
+    """In the init of a PID namespace: mount a /proc that lists this namespace's processes
+    only (over the machine's). Returns None, or why not."""
+    ctypes, libc = _libc()
+    if libc.mount(b"proc", b"/proc", b"proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, None) != 0:
+        return f"mounting /proc: {os.strerror(ctypes.get_errno())}"
+    return None
+
+
+def _probe_pid_namespace():
+    """Whether workers can have PID namespaces of their own, with their own /proc: tried once
+    in a throwaway process (and its init). Returns ``(status string, own_proc)``: own_proc is
+    None when the namespace itself is refused, False when only the /proc mount is."""
+    if not sys.platform.startswith("linux"):
+        return "shared (not Linux)", None
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - runs in the forked child
+        try:
+            os.close(read)
+            error = _own_pid_namespace()
+            if error is not None:
+                os.write(write, b"refused " + error.encode())
+            elif os.fork() == 0:
+                error = _mount_own_proc()
+                names = [n for n in os.listdir("/proc") if n.isdigit()] if error is None else []
+                if error is None and names != ["1"]:
+                    error = f"/proc still lists {len(names)} processes"
+                os.write(write, (b"proc " + error.encode()) if error else b"ok")
+            else:
+                os.wait()
+        finally:
+            os._exit(0)
+    os.close(write)
+    with os.fdopen(read, "rb") as fh:
+        answer = fh.read(500).decode("utf-8", "replace")
+    os.waitpid(pid, 0)
+    if answer == "ok":
+        return "own namespace and /proc per worker", True
+    if answer.startswith("proc "):
+        return f"own namespace per worker, the machine's /proc ({answer[5:]})", False
+    return f"shared ({answer[8:] or 'the probe failed'})", None
 
 
 # --------------------------------------------------------------------------------------------
@@ -625,12 +725,15 @@ def _serve(sock, cfg, wire, violations):
         del violations[:]
 
 
-def _worker(data_fd, zygote_pid, cfg, wire, violations):
+def _worker(data_fd, init_pid, report, ruleset, cfg, wire, violations):
+    """The process that imports the submission: the second of its PID namespace."""
     import resource
 
-    _die_with_parent(zygote_pid)
+    _die_with_parent(init_pid)
     cpu = int(cfg["cpu_seconds"]) + 1
     resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu))
+    if ruleset is not None:
+        _enforce(ruleset)
     if not cfg["processes"]:
         # No process of its own: a child started past the audit hook (_posixsubprocess runs
         # no hook, its preexec_fn runs Python in the child) could compute unseen by the CPU
@@ -638,8 +741,8 @@ def _worker(data_fd, zygote_pid, cfg, wire, violations):
         # (seccomp; threads stay allowed), or, where seccomp cannot be set, RLIMIT_NPROC 0.
         if _no_new_processes() != "on":
             resource.setrlimit(resource.RLIMIT_NPROC, (0, 0))
-    if cfg.get("landlock", True):
-        _scope_signals()
+    report.send(b"worker")  # stamped by the kernel with this process's PID in the zygote's view
+    report.close()
     sock = socket.socket(fileno=data_fd)
     try:
         _serve(sock, cfg, wire, violations)
@@ -647,7 +750,102 @@ def _worker(data_fd, zygote_pid, cfg, wire, violations):
         sock.close()
 
 
-def _zygote_loop(ctrl, cfg, wire, violations):
+def _init(data_fd, parent_pid, report, ruleset, cfg, wire, violations, own_proc):
+    """The first process of the worker's PID namespace (its init, PID 1): mounts the /proc
+    that lists the namespace alone, forks the worker, reaps what is left to it and reports the
+    worker's wait status. When it ends, the kernel kills every process left in the namespace.
+
+    The worker, not this process, imports the submission: an init ignores the signals it has
+    no handler for (a worker's own ``raise(SIGSEGV)`` would not end it).
+    """
+    _die_with_parent(parent_pid)
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    if own_proc:
+        error = _mount_own_proc()
+        if error is not None:
+            sys.stderr.write(f"grader: the worker's init: {error}\n")
+            os._exit(75)
+    _set_capabilities(0)  # nothing for the worker to inherit
+    _, libc = _libc()
+    libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)  # the worker cannot read this process's memory
+    report.send(b"init")
+    me = os.getpid()
+    worker = os.fork()
+    if worker == 0:
+        code = 0
+        try:
+            _worker(data_fd, me, report, ruleset, cfg, wire, violations)
+        except BaseException:
+            code = 1
+        finally:
+            sys.stdout.flush()
+            os._exit(code)
+    os.close(data_fd)
+    if ruleset is not None:
+        os.close(ruleset)
+    while True:
+        pid, status = os.waitpid(-1, 0)
+        if pid == worker:
+            break
+    report.send(b"status %d" % status)
+    os._exit(0)
+
+
+def _outer(data_fd, zygote_pid, report, ruleset, cfg, wire, violations, pid_namespace):
+    """The zygote's child for one worker: gives it PID and mount namespaces of its own and
+    waits for their init. Exits as the init did (killed by the same signal, say)."""
+    _die_with_parent(zygote_pid)
+    if pid_namespace is not None:
+        error = _own_pid_namespace()
+        if error is not None:
+            sys.stderr.write(f"grader: the worker's namespaces: {error}\n")
+            os._exit(75)
+    me = os.getpid()
+    init = os.fork()
+    if init == 0:
+        code = 0
+        try:
+            # getppid() is 0 in a PID namespace of one's own: the parent lives outside it.
+            _init(data_fd, me if pid_namespace is None else 0, report, ruleset, cfg, wire,
+                  violations, bool(pid_namespace))
+        except BaseException:
+            code = 1
+        finally:
+            os._exit(code)
+    os.close(data_fd)
+    report.close()
+    if ruleset is not None:
+        os.close(ruleset)
+    _, status = os.waitpid(init, 0)
+    if os.WIFSIGNALED(status):
+        try:
+            signal.signal(os.WTERMSIG(status), signal.SIG_DFL)
+        except (OSError, ValueError):
+            pass  # SIGKILL and SIGSTOP have no handler to reset
+        os.kill(os.getpid(), os.WTERMSIG(status))
+    os._exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else 1)
+
+
+def _stamped(sock):
+    """The next message on ``sock`` and its sender's PID, which the kernel stamps (SO_PASSCRED)
+    and translates into this process's PID namespace; ``(b"", None)`` at end of file."""
+    import struct
+
+    data, ancillary, _, _ = sock.recvmsg(256, socket.CMSG_SPACE(12))
+    pid = None
+    for level, kind, payload in ancillary:
+        if level == socket.SOL_SOCKET and kind == socket.SCM_CREDENTIALS and len(payload) >= 12:
+            pid = struct.unpack("iII", payload[:12])[0]
+    return data, pid
+
+
+def _zygote_loop(ctrl, cfg, wire, violations, ruleset, pid_namespace):
+    """Answer ``fork`` requests: zygote -> outer process -> init (PID 1) -> worker (PID 2).
+
+    The runner gets the worker's PID (for its CPU readings) and the init's (killing the init
+    kills everything in the namespace), both as the kernel stamped them on a message from that
+    process: no PID is taken from anything a worker could write.
+    """
     zygote = os.getpid()
     while True:
         try:
@@ -661,36 +859,63 @@ def _zygote_loop(ctrl, cfg, wire, violations):
             for fd in fds:
                 os.close(fd)
             continue
+        report, child_report = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        report.setsockopt(socket.SOL_SOCKET, socket.SO_PASSCRED, 1)
         pid = os.fork()
         if pid == 0:
             code = 0
             try:
                 ctrl.close()
-                _worker(fds[0], zygote, cfg, wire, violations)
+                report.close()
+                _outer(fds[0], zygote, child_report, ruleset, cfg, wire, violations,
+                       pid_namespace)
             except BaseException:
                 code = 1
             finally:
                 sys.stdout.flush()
                 os._exit(code)
         os.close(fds[0])
-        ctrl.send(json.dumps({"op": "forked", "pid": pid}).encode())
+        child_report.close()
+        senders = {}
+        while b"worker" not in senders:
+            data, sender = _stamped(report)
+            if not data:
+                break  # the init and the worker are gone before the worker was ready
+            senders[data] = sender
+        worker, init = senders.get(b"worker"), senders.get(b"init")
+        ctrl.send(json.dumps({"op": "forked", "pid": worker, "init": init} if worker
+                             else {"op": "fork_failed"}).encode())
         _, status = os.waitpid(pid, 0)
-        ctrl.send(json.dumps({"op": "exited", "pid": pid, "status": status}).encode())
+        report.setblocking(False)
+        try:
+            data, sender = _stamped(report)
+            if sender == init and data.startswith(b"status "):
+                status = int(data[7:])  # the worker's own; else the outer process's
+        except (BlockingIOError, ValueError):
+            pass
+        report.close()
+        if worker:
+            ctrl.send(json.dumps({"op": "exited", "pid": worker, "status": status}).encode())
 
 
 def main(config_json, wire_source):
     cfg = json.loads(config_json)
     _die_with_parent(cfg["parent_pid"])
-    layers = {"network": _own_network() if cfg.get("namespaces", True) else "shared (off)"}
+    namespaces = cfg.get("namespaces", True)
+    layers = {"network": _own_network() if namespaces else "shared (off)"}
+    # Root in a container may lack CAP_SYS_ADMIN: then there is nothing to keep (and the probe
+    # below reports the namespaces refused).
+    keep = NAMESPACE_CAPS & _permitted_capabilities() \
+        if namespaces and sys.platform.startswith("linux") and os.geteuid() == 0 else 0
     if cfg.get("uid") is not None and os.geteuid() == 0:
         mapping = _reach_through_descriptors(cfg["landlock_read_dirs"] + cfg["landlock_list_dirs"])
         for key in ("read_dirs", "landlock_read_dirs", "landlock_list_dirs"):
             cfg[key] = cfg[key] + [_moved(d, mapping) for d in cfg[key] if _moved(d, mapping) != d]
-        _drop_privileges(cfg["uid"], cfg["gid"])
+        _drop_privileges(cfg["uid"], cfg["gid"], keep)
         _die_with_parent(cfg["parent_pid"])  # a credential change clears the death signal
         layers["uid"] = f"sandbox uid {cfg['uid']}"
     elif os.geteuid() == 0 and sys.platform.startswith("linux"):
-        _drop_capabilities()
+        _drop_capabilities(keep)
         layers["uid"] = "uid 0 without capabilities"
     else:
         layers["uid"] = f"the grader's own uid {os.geteuid()}"
@@ -700,10 +925,17 @@ def main(config_json, wire_source):
     layers["rlimits"] = (f"address space {cfg['memory_bytes'] // 2**20} MiB, CPU "
                          f"{int(cfg['cpu_seconds']) + 1} s per test, files "
                          f"{cfg['file_bytes'] // 2**20} MiB")
+    if namespaces:
+        layers["pid"], pid_namespace = _probe_pid_namespace()
+    else:
+        layers["pid"], pid_namespace = "shared (off)", None
+    if keep and pid_namespace is None:
+        _set_capabilities(0)  # no namespace to make: the zygote keeps nothing
+    ruleset = None
     if cfg.get("landlock", True):
-        layers["landlock"] = _landlock(cfg["landlock_read_dirs"], cfg["landlock_list_dirs"],
-                                       cfg["read_files"], [cfg["scratch"]], ["/dev/null"],
-                                       cfg["processes"])
+        layers["landlock"], ruleset = _landlock(
+            cfg["landlock_read_dirs"], cfg["landlock_list_dirs"], cfg["read_files"],
+            [cfg["scratch"]], ["/dev/null"], cfg["processes"])
     else:
         layers["landlock"] = "off"
     namespace = {"__name__": "rkmlearn_grading_wire"}
@@ -721,4 +953,4 @@ def main(config_json, wire_source):
     for name in cfg["preload"]:
         __import__(name)
     ctrl.send(json.dumps({"op": "ready", "layers": layers}).encode())
-    _zygote_loop(ctrl, cfg, wire, violations)
+    _zygote_loop(ctrl, cfg, wire, violations, ruleset, pid_namespace)

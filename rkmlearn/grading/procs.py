@@ -3,7 +3,10 @@
 Containment of a grading, from the outside in:
 
 * every process the grader starts dies with its parent (``PR_SET_PDEATHSIG``): judge ->
-  runner -> zygote -> worker;
+  runner -> zygote -> (outer process -> init ->) worker;
+* each worker is the second process of a PID namespace of its own (where the kernel allows):
+  it sees no process outside it, and when the namespace's init is killed or ends, the kernel
+  kills everything in it;
 * each runner is a *child subreaper* (``PR_SET_CHILD_SUBREAPER``): a process that a worker
   starts and abandons (double fork, ``setsid``) is re-parented to the runner, not to init, so
   :func:`sweep_descendants` finds and kills it after each test, at the end, and when the judge

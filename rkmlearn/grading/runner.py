@@ -4,8 +4,9 @@ Processes of one grading (all started here, all dying with their parent)::
 
     judge (this module; writes the report and the JSON)
       +-- runner 1..jobs   pytest over the grading folder; the tests compare here
-            +-- zygote     sandboxed python: sandbox uid, rlimits, Landlock, audit hook
-                  +-- worker, one per test: imports the submission, answers calls
+            +-- zygote     sandboxed python: network namespace, sandbox uid, rlimits, audit hook
+                  +-- worker, one per test, in PID and mount namespaces of its own (under
+                      their init), Landlock, seccomp: imports the submission, answers calls
 
 The judge builds a *grading folder* (the student copy of the exercise plus, by default, its
 hidden tests; never ``solution*``) and a *sandbox folder* (a read-only copy of the submission and

@@ -167,7 +167,7 @@ class Policy:
         capability when that is root).
     landlock, audit, namespaces : bool
         Layers that tests can switch off, to show that the next layer holds (``namespaces``:
-        the zygote's network namespace of its own).
+        the zygote's network namespace of its own, and each worker's PID and mount namespaces).
     """
 
     submission: str
@@ -338,8 +338,12 @@ class Zygote:
         reply = self._receive(time.monotonic() + STARTUP_SECONDS)
         if reply is None or reply.get("op") != "forked" or type(reply.get("pid")) is not int:
             parent_end.close()
-            raise SandboxError("the sandbox did not start a worker")
-        return Worker(self, reply["pid"], parent_end)
+            # Only the sandbox's own lines: the output also holds what submissions printed.
+            said = [line for line in self.drain.tail().splitlines() if line.startswith("grader: ")]
+            raise SandboxError("the sandbox did not start a worker"
+                               + (f" ({said[-1][8:300]})" if said else ""))
+        init = reply.get("init")
+        return Worker(self, reply["pid"], parent_end, init if type(init) is int else None)
 
     def close(self) -> None:
         """Kill the zygote and its process group; stop reading its output."""
@@ -356,16 +360,18 @@ class Zygote:
 
 
 class Worker:
-    """One forked worker: import the submission, then answer calls."""
+    """One forked worker: import the submission, then answer calls.
 
-    def __init__(self, zygote: Zygote, pid: int, sock: socket.socket) -> None:
-        self.zygote, self.pid, self.sock = zygote, pid, sock
+    ``pid`` is the worker's (its CPU time is read from ``/proc/PID/stat``), ``init`` the first
+    process of its PID namespace: killing that kills the worker and everything it started.
+    """
+
+    def __init__(self, zygote: Zygote, pid: int, sock: socket.socket,
+                 init: int | None = None) -> None:
+        self.zygote, self.pid, self.init, self.sock = zygote, pid, init, sock
         self.status: int | None = None
         self.finished = False
-        try:
-            self.pidfd = os.pidfd_open(pid) if hasattr(os, "pidfd_open") else None
-        except OSError:
-            self.pidfd = None
+        self.pidfd, self.init_pidfd = _pidfd(pid), _pidfd(init)
 
     def alive(self) -> bool:
         if self.finished:
@@ -377,7 +383,7 @@ class Worker:
         if not self.finished:
             message = self.zygote._receive(time.monotonic() + timeout)
             if message is None:
-                procs.pidfd_kill(self.pidfd, self.pid)
+                self._kill()
                 message = self.zygote._receive(time.monotonic() + timeout)
             if message is not None and message.get("op") == "exited":
                 status = message.get("status")
@@ -385,9 +391,14 @@ class Worker:
             self.finished = True
         return self.status
 
+    def _kill(self) -> None:
+        if self.init is not None:
+            procs.pidfd_kill(self.init_pidfd, self.init)
+        procs.pidfd_kill(self.pidfd, self.pid)
+
     def kill(self) -> int | None:
         if not self.finished:
-            procs.pidfd_kill(self.pidfd, self.pid)
+            self._kill()
         return self.wait_exit()
 
     def close(self) -> None:
@@ -408,9 +419,20 @@ class Worker:
                 self.kill()
         else:
             self.sock.close()
-        if self.pidfd is not None:
-            os.close(self.pidfd)
-            self.pidfd = None
+        for fd in (self.pidfd, self.init_pidfd):
+            if fd is not None:
+                os.close(fd)
+        self.pidfd = self.init_pidfd = None
+
+
+def _pidfd(pid: int | None) -> int | None:
+    """A pidfd for ``pid`` (no PID-reuse race when killing it), or None."""
+    if pid is None or not hasattr(os, "pidfd_open"):
+        return None
+    try:
+        return os.pidfd_open(pid)
+    except OSError:
+        return None
 
 
 # --------------------------------------------------------------------------------------------

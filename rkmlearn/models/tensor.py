@@ -91,6 +91,44 @@ def coupled_kernel(kernels, rho, *, overwrite=False):
     return total
 
 
+#: Rows of the training system built per pass of :func:`_coupled_system` (the per-view strips are
+#: ``_STRIP x n``: O(n) memory, a few MB). Measured (``bench_tensor.py``): 128 rows are 10-20 %
+#: faster than 256 or 512 at n = 1600-4000 (the strips stay in cache while they are combined).
+_STRIP = 128
+
+
+def _coupled_system(views, rho, eta, lam):
+    """``K_rho / eta + lam I`` of :eq:`eq-tensor-rho-system`, built strip by strip into ONE n x n array.
+
+    The upper triangle is built a strip of ``_STRIP`` rows at a time: each view's kernel values of
+    the strip (``_STRIP x n`` at most, never a per-view ``n x n`` Gram matrix) are combined by
+    :func:`coupled_kernel` and mirrored into the lower triangle, so the result is exactly symmetric
+    and the fit holds one ``n x n`` array (then factored in place).
+    """
+    X = [view.X_ for view in views]
+    features = [view.features() if view.explicit else None for view in views]
+    n = X[0].shape[0]
+    M = np.empty((n, n))
+
+    def strip(v, rows, cols):  # uncentred k_v(x_i, x_j), i in rows, j in cols
+        if features[v] is not None:
+            return _blas.product(features[v][rows], features[v][cols].T)
+        if rows == cols:  # the diagonal tile: the kernel's own exactly symmetric Gram matrix
+            return views[v].kernel_(X[v][rows])
+        return views[v].kernel_(X[v][rows], X[v][cols])
+
+    for i in range(0, n, _STRIP):
+        rows, rest = slice(i, min(i + _STRIP, n)), slice(min(i + _STRIP, n), n)
+        for cols in (rows, rest) if rest.start < n else (rows,):
+            block = coupled_kernel((strip(v, rows, cols) for v in range(len(views))), rho, overwrite=True)
+            block /= eta
+            M[rows, cols] = block
+            if cols is rest:
+                M[rest, rows] = block.T
+    M[np.diag_indices(n)] += lam
+    return M
+
+
 def _is_2d_list(X):
     """A view given as nested lists (rows of numbers), not a row of numbers of one X."""
     try:
@@ -273,16 +311,14 @@ class TensorMultiViewRKM(ClassifierMixin, BaseEstimator):
         self.n_features_in_ = sum(X.shape[1] for X in Xs) if single else [X.shape[1] for X in Xs]
         rho, eta, lam = float(self.rho), float(self.eta), float(self.lam)
         self.tau_ = (1.0 - rho) * self.n_views_ + rho
-        M = coupled_kernel((view.gram() for view in self.views_), rho, overwrite=True)  # one Gram matrix at a time
-        M /= eta
-        M[np.diag_indices_from(M)] += lam
+        M = _coupled_system(self.views_, rho, eta, lam)  # the one n x n array of the fit
         ones = np.ones(n)
-        if self.fit_intercept:
-            solver = BorderedSolver(M, self.tau_ * ones, ones, name="K_rho / eta + lam I")
+        if self.fit_intercept:  # M is factored in place: no second n x n array
+            solver = BorderedSolver(M, self.tau_ * ones, ones, name="K_rho / eta + lam I", overwrite=True)
             alpha, b = solver.solve(self.tau_ * Y)  # all m outputs with one factorisation
             b = b[0]
         else:  # b = 0: no border, no constraint sum_k y_k h_k = 0
-            alpha = SymmetricSolver(M, "K_rho / eta + lam I").solve(self.tau_ * Y)
+            alpha = SymmetricSolver(M, "K_rho / eta + lam I", overwrite=True).solve(self.tau_ * Y)
             b = np.zeros(Y.shape[1])
         self.dual_coef_, self.intercept_ = alpha, b
         self.h_ = Y * alpha

@@ -13,11 +13,10 @@ from __future__ import annotations
 
 import numpy as np
 import scipy.linalg
-from scipy.linalg.blas import dgemm
 from scipy.sparse.linalg import ArpackNoConvergence, eigsh
 
-from .._blas import product
 from .._validation import array, check_n_components, check_option, check_random_state, check_square, validate
+from .block_krylov import _NotConverged, block_krylov_eigenpairs, lowrank_band_eigenpairs
 
 __all__ = [
     "flip_signs",
@@ -162,140 +161,6 @@ def choose_eigen_solver(n, s):
     return "dense"
 
 
-class _NotConverged(Exception):
-    """The block solver gave up (its work budget): the caller falls back to the dense driver."""
-
-
-def _orthonormalise(Q, m, Z, rng):
-    """Orthonormal basis of ``Z`` orthogonal to ``Q[:, :m]`` (block Gram-Schmidt twice, then QR).
-
-    A direction that vanishes (the Krylov space has become invariant, e.g. an exactly repeated
-    eigenvalue) is replaced by a random one, so that the basis stays orthonormal.
-    """
-    before = np.linalg.norm(Z, axis=0)
-    for _ in range(2):  # "twice is enough" (Kahan-Parlett): orthogonal to rounding
-        if m:
-            Z -= product(Q[:, :m], product(Q[:, :m].T, Z))
-    Z, R = np.linalg.qr(Z)
-    # a direction that is rounding only (the block lost rank: an invariant subspace, a repeated
-    # eigenvalue), normalised by QR, would not be orthogonal to Q: a random one replaces it
-    weak = np.abs(np.diagonal(R)) <= 1e-12 * max(float(before.max(initial=0.0)), np.finfo(np.float64).tiny)
-    if weak.any():
-        Z[:, weak] = rng.standard_normal((Z.shape[0], int(np.count_nonzero(weak))))
-        for _ in range(2):
-            if m:
-                Z -= product(Q[:, :m], product(Q[:, :m].T, Z))
-        Z = np.linalg.qr(Z)[0]
-    return Z
-
-
-def block_krylov_eigenpairs(K, s, random_state=0, *, block_size=None, rtol=None, budget=None, max_basis=None):
-    """The ``s`` largest eigenpairs of a symmetric ``K`` by block Lanczos with a residual check.
-
-    A block Krylov space ``[V, K V, K^2 V, ...]`` (``b`` columns per block, fully reorthogonalised)
-    with Rayleigh-Ritz after every block product, thick-restarted with its leading Ritz vectors when
-    it reaches ``max(4 b, 120, 3 s + 2 b)`` columns. It stops when every wanted Ritz pair has the residual
-    ``||K x - theta x|| <= rtol * theta_1`` (default ``rtol = n eps``, the backward error of
-    LAPACK's own solvers, so the answer is as exact as the dense one).
-
-    Parameters
-    ----------
-    K : ndarray of shape (n, n)
-        Symmetric (not checked here).
-    s : int
-        Number of pairs, ``s <= n // 4``.
-    random_state : int, RandomState, Generator or None
-        Seeds the starting block.
-    block_size : int, optional
-        ``b``; default ``s`` clipped to [8, 16] (measured: ``b = s = 25`` gives up on a decaying
-        spectrum where 16 converges in a third of ARPACK's time).
-    max_basis : int, optional
-        Largest Krylov basis before a thick restart (default above).
-    rtol : float, optional
-    budget : int, optional
-        Most matrix-vector products (block columns) to spend; default ``n // 4``: about a quarter
-        of the cost of LAPACK's reduction (``4/3 n^3`` flops at a third of the GEMM rate).
-
-    Returns
-    -------
-    eigenvalues : ndarray of shape (s,)
-        Descending.
-    eigenvectors : ndarray of shape (n, s)
-
-    Raises
-    ------
-    _NotConverged
-        When the budget is spent, or (after a quarter of it) the residuals shrink too slowly to
-        converge within three times what is left (a cluster of nearly equal eigenvalues): the
-        caller uses the dense driver.
-    """
-    n = K.shape[0]
-    # 8 to 16 columns: wide enough for a cluster at s, narrow enough for many Krylov steps per restart
-    b = min(max(s, 8), 16) if block_size is None else block_size
-    m_max = min(max(4 * b, 120, 3 * s + 2 * b) if max_basis is None else max_basis, n // 2)
-    rtol = n * np.finfo(np.float64).eps if rtol is None else rtol
-    budget = n // 4 if budget is None else budget
-    if s > n // 4 or m_max < 2 * b + s:
-        raise _NotConverged("matrix too small for a block Krylov space")
-    rng = check_random_state(random_state)
-    # Fortran order: every leading block of columns Q[:, :m] is a contiguous BLAS operand (no copies)
-    Q, KQ, T = np.empty((n, m_max), order="F"), np.empty((n, m_max), order="F"), np.empty((m_max, m_max))
-    Q[:, :b] = _orthonormalise(Q, 0, rng.standard_normal((n, b)), rng)
-    k, m, spent, history = 0, b, 0, []
-    while True:
-        KQ[:, k:m] = _times_symmetric(K, Q[:, k:m])  # the one pass over K per block
-        spent += m - k
-        T[:m, k:m] = product(Q[:, :m].T, KQ[:, k:m])  # new columns of Q^T K Q
-        T[k:m, :k] = T[:k, k:m].T
-        T[k:m, k:m] = 0.5 * (T[k:m, k:m] + T[k:m, k:m].T)
-        if m < 2 * (s + b) and m + b <= m_max:  # too few columns to hold s converged pairs: expand first
-            Q[:, m:m + b] = _orthonormalise(Q, m, KQ[:, k:m].copy(), rng)
-            k, m = m, m + b
-            continue
-        theta, Y = scipy.linalg.eigh(T[:m, :m], check_finite=False)
-        theta, Y = theta[::-1], Y[:, ::-1]
-        R = product(KQ[:, :m], Y[:, :s]) - product(Q[:, :m], Y[:, :s]) * theta[:s]
-        residual = float(np.linalg.norm(R, axis=0).max()) / max(abs(float(theta[0])), np.finfo(np.float64).tiny)
-        if residual <= rtol:
-            return theta[:s].copy(), product(Q[:, :m], Y[:, :s])
-        history.append(residual)
-        if spent + b > budget or (4 * spent >= budget and _too_slow(history, rtol, (budget - spent) // b)):
-            raise _NotConverged(f"residual {residual:.1e} after {spent} products")
-        if m + b > m_max:  # thick restart: keep the leading Ritz vectors and their products
-            keep = m_max - 2 * b
-            Q[:, :keep], KQ[:, :keep] = product(Q[:, :m], Y[:, :keep]), product(KQ[:, :m], Y[:, :keep])
-            T[:keep, :keep] = np.diag(theta[:keep])
-            m = keep
-            if s >= b:  # continue from the residuals of the b least converged wanted pairs
-                Z = R[:, np.argsort(np.linalg.norm(R, axis=0))[-b:]]
-            else:
-                Z = np.hstack([R, KQ[:, s:b] - Q[:, s:b] * theta[s:b]])
-        else:
-            Z = KQ[:, m - b:m].copy()  # the next Krylov block
-        Q[:, m:m + b] = _orthonormalise(Q, m, Z, rng)
-        k, m = m, m + b
-
-
-def _times_symmetric(K, B):
-    """``K B`` for a symmetric ``K`` and a Fortran-ordered ``B``, Fortran-ordered, by one ``dgemm``.
-
-    ``K`` C-ordered is ``K^T`` Fortran-ordered, which IS ``K``: the plain ``(n, n) x (n, b)``
-    product, the shape OpenBLAS runs fastest (half the time of ``(B^T K)^T`` at n = 2000).
-    """
-    operand = K.T if K.flags.c_contiguous else np.asfortranarray(K)
-    return dgemm(1.0, operand, np.asfortranarray(B))
-
-
-def _too_slow(history, rtol, steps_left):
-    """Whether the residuals, shrinking geometrically at their recent rate, miss ``rtol`` by ``steps_left``."""
-    if len(history) < 4:
-        return False
-    rate = (history[-1] / history[-4]) ** (1.0 / 3.0)
-    if rate >= 1.0:
-        return len(history) >= 8  # no progress at all
-    return np.log(rtol / history[-1]) / np.log(rate) > 3.0 * steps_left  # 3x: Krylov accelerates
-
-
 def max_asymmetry(K, block=256):
     """``max|K - K^T|`` of a square matrix, tile by tile (cache-friendly, no n x n temporary)."""
     n = K.shape[0]
@@ -420,8 +285,14 @@ def _arpack(K, s, random_state):
     return eigsh(K, k=s, which="LA", v0=v0, tol=0.0)
 
 
+#: ``top_eigenpairs(..., band=B)``: from this size on, ``solver="auto"`` first tries
+#: ``lowrank_band_eigenpairs`` (measured by ``benchmarks/bench_recurrent.py``: at T = 1000 LAPACK's
+#: subset driver on the whole matrix costs about the same, at T = 2000 twice as much).
+BAND_MIN_N = 1500
+
+
 def top_eigenpairs(K, n_components, solver="auto", *, check_rank=True, random_state=0, symmetric=False,
-                   fix_signs=True):
+                   band=None, fix_signs=True):
     """The ``n_components`` largest eigenpairs of a symmetric matrix, largest first.
 
     Solves ``K H = H Lambda``, ``H^T H = I`` for the leading eigenvalues (:eq:`eq-kpca-dual`).
@@ -447,6 +318,11 @@ def top_eigenpairs(K, n_components, solver="auto", *, check_rank=True, random_st
         ``K`` is the caller's own float64 ndarray, built exactly symmetric (the library's matrices):
         no validation, no ``O(n^2)`` symmetry scan, and LAPACK works on ``K`` in place (it is
         restored, bit for bit, before this returns).
+    band : scipy.sparse array of shape (n, n), optional
+        ``K`` is a numerically low-rank PSD matrix plus this symmetric sparse band (RecurrentRKM's
+        ``K + A``): for ``n >= BAND_MIN_N``, ``solver="auto"`` uses ``lowrank_band_eigenpairs``
+        (residuals at LAPACK's accuracy, the leading pairs certified by an inertia count; else
+        the automatic choice below).
     fix_signs : bool, default=True
         Fix the signs by :func:`flip_signs`; False for a caller that fixes them itself (the level
         fixes them once, on its hidden features).
@@ -468,6 +344,12 @@ def top_eigenpairs(K, n_components, solver="auto", *, check_rank=True, random_st
     n = K.shape[0]
     s = check_n_components(n_components, n, "n_components", what="n (the size of K)")
     solver = check_option(solver, "solver", SOLVERS)
+    evals = None
+    if solver == "auto" and band is not None and n >= BAND_MIN_N:
+        try:
+            evals, evecs = lowrank_band_eigenpairs(K, band, s)
+        except _NotConverged:
+            pass  # not low rank plus band after all, or a near-tie at s: the automatic choice
     if solver == "auto":
         solver = choose_eigen_solver(n, s)
     if solver == "arpack" and s >= n:
@@ -475,7 +357,9 @@ def top_eigenpairs(K, n_components, solver="auto", *, check_rank=True, random_st
             f"n_components={s} is too large for solver='arpack', which needs n_components < n "
             f"(= {n}); use solver='dense' (or 'auto')."
         )
-    if solver == "arpack":
+    if evals is not None:
+        pass
+    elif solver == "arpack":
         try:
             evals, evecs = _arpack(K, s, random_state)
         except ArpackNoConvergence:

@@ -17,17 +17,23 @@ from scipy.linalg import LinAlgError, LinAlgWarning
 from scipy.linalg.lapack import dgecon, dgetrs, dpocon, dpotrs, dpstrf
 
 from .._validation import array, square, validate
-from .eigen import max_asymmetry, rank_tolerance, symmetrize_inplace
+from .eigen import _mirror_lower, max_asymmetry, rank_tolerance, symmetrize_inplace
 
 __all__ = ["SymmetricSolver", "BorderedSolver", "pivoted_cholesky"]
 
 
-def _lu(M):
+def _lu(M, anorm=None, overwrite=False):
     """LU factors and the estimated reciprocal condition number (exact zero pivots included)."""
+    anorm = np.abs(M).sum(axis=0).max() if anorm is None else anorm
     with warnings.catch_warnings():  # a singular M is reported by the caller, once
         warnings.simplefilter("ignore", LinAlgWarning)
-        lu = scipy.linalg.lu_factor(M, check_finite=False)
-    return lu, dgecon(lu[0], np.abs(M).sum(axis=0).max(), norm="1")[0]
+        lu = scipy.linalg.lu_factor(M, overwrite_a=overwrite, check_finite=False)
+    return lu, dgecon(lu[0], anorm, norm="1")[0]
+
+
+def _one_norm(M, block=64):
+    """``||M||_1`` of a symmetric ``M`` (its largest row sum of magnitudes), a block of rows at a time."""
+    return max(float(np.abs(M[i:i + block]).sum(axis=1).max()) for i in range(0, M.shape[0], block))
 
 
 class SymmetricSolver:
@@ -49,6 +55,10 @@ class SymmetricSolver:
         the quantities ``M`` was computed from when it is a difference (e.g. ``Gamma - U_v^T U_v``).
     advice : str, default=""
         Appended to the singularity message: how to avoid it.
+    overwrite : bool, default=False
+        ``M`` is the caller's own float64 C-ordered array, built exactly symmetric, that it no
+        longer needs: no symmetry scan, and it is factored IN PLACE (it holds the factor afterwards),
+        so that solving costs no second ``n x n`` array (Chapter 8's fit: one ``n x n`` matrix).
 
     Examples
     --------
@@ -57,17 +67,25 @@ class SymmetricSolver:
     """
 
     @validate(M=square("{name}", kind="matrix"))
-    def __init__(self, M, name="M", *, floor=None, advice=""):
-        if max_asymmetry(M) != 0.0:  # a read-only pass; a kernel matrix is exactly symmetric already
+    def __init__(self, M, name="M", *, floor=None, advice="", overwrite=False):
+        in_place = overwrite and M.flags.writeable  # checked at the door, or the library's own float64 array
+        if not in_place and max_asymmetry(M) != 0.0:  # a read-only pass; a kernel matrix is exactly symmetric
             M = symmetrize_inplace(M.copy())  # (M + M^T) / 2 exactly; the caller's M is never written
-        anorm = float(np.abs(M).sum(axis=0).max())
+        anorm = _one_norm(M) if in_place else float(np.abs(M).sum(axis=0).max())
         self.name, self.size = name, M.shape[0]
         self._cho, self._lu, self._error = None, None, None
         try:
-            self._cho = scipy.linalg.cho_factor(M, lower=True, check_finite=False)
+            # in place: M.T is Fortran-ordered, the same symmetric matrix; LAPACK overwrites its lower
+            # triangle (M's upper one) and leaves M's strict lower triangle as it was
+            diagonal = np.diagonal(M).copy() if in_place else None
+            self._cho = scipy.linalg.cho_factor(M.T if in_place else M, lower=True, overwrite_a=in_place,
+                                                check_finite=False)
             rcond = dpocon(self._cho[0], anorm, uplo="L")[0]
         except LinAlgError:  # not positive definite
-            self._lu, rcond = _lu(M)
+            if in_place:  # M back from its untouched strict lower triangle and the saved diagonal
+                _mirror_lower(M)
+                M[np.diag_indices(M.shape[0])] = diagonal
+            self._lu, rcond = _lu(M.T if in_place else M, anorm, overwrite=in_place)  # M^T = M
         smallest = rcond * anorm
         floor = rank_tolerance(M.shape[0]) * anorm if floor is None else floor
         if not smallest > floor:
@@ -110,6 +128,8 @@ class BorderedSolver:
         Border rows (transposed); default ``C``.
     name : str, default="M"
         ``M``'s name, for error messages.
+    overwrite : bool, default=False
+        Factor ``M`` in place (see :class:`SymmetricSolver`).
 
     Examples
     --------
@@ -120,8 +140,8 @@ class BorderedSolver:
     """
 
     @validate(M=square("{name}", kind="matrix"), C=array(ensure_2d=False), R=array(ensure_2d=False, optional=True))
-    def __init__(self, M, C, R=None, *, name="M"):
-        self._M = SymmetricSolver(M, name)
+    def __init__(self, M, C, R=None, *, name="M", overwrite=False):
+        self._M = SymmetricSolver(M, name, overwrite=overwrite)
         self.C = self._border(C, "C", self._M.size)
         self.R = self.C if R is None else self._border(R, "R", self._M.size)
         if self.R.shape != self.C.shape:

@@ -38,7 +38,7 @@ class Subspace:
     message: str = ""
 
 
-def leading_subspace(A, n_components, rng, *, factor=None, method="eig", rotate=True, eigen_solver="auto",
+def leading_subspace(A, n_components, rng, *, factor=None, band=None, method="eig", rotate=True, eigen_solver="auto",
                      optimizer="pg", learning_rate=0.3, max_iter=10000, tol=1e-10, progress=False):
     """Top-``s`` invariant subspace of ``A`` (or of ``factor^T factor``), eig or Stiefel + rotation.
 
@@ -57,6 +57,9 @@ def leading_subspace(A, n_components, rng, *, factor=None, method="eig", rotate=
         Draws ARPACK's seed (eig) or the starting point (stiefel): one draw either way.
     factor : ndarray of shape (n, dim), optional
         ``A = factor^T factor`` given by its factor and never formed (Stiefel with ``dim > n``).
+    band : scipy.sparse array, optional
+        ``A`` is a low-rank PSD matrix plus this band (eig only; see
+        :func:`~rkmlearn.solvers.eigen.top_eigenpairs`).
     method : {"eig", "stiefel"}
     rotate : bool
     eigen_solver, optimizer, learning_rate, max_iter, tol : see :func:`rkmlearn.level.solve_level`.
@@ -75,7 +78,7 @@ def leading_subspace(A, n_components, rng, *, factor=None, method="eig", rotate=
         seed = rng.randint(np.iinfo(np.int32).max)
         # the levels build A exactly symmetric: no O(dim^2) symmetry scan
         values, V = top_eigenpairs(A, s, solver=eigen_solver, check_rank=False, random_state=seed, symmetric=True,
-                                   fix_signs=False)  # the level fixes them, once
+                                   band=band, fix_signs=False)  # the level fixes them, once
         return Subspace(V, values, np.diag(values))
     fun, grad = stiefel.trace_objective(A) if A is not None else stiefel.factored_trace_objective(factor)
     dim = A.shape[0] if A is not None else factor.shape[1]
