@@ -1,6 +1,7 @@
 """The core refactor must not slow any fit down: old (a git ref) vs new, interleaved, as ratios.
 
-The library at ``--ref`` (default: the commit before the one-core refactor) is extracted with
+The library at ``--ref`` (default: the commit before the re-cut of issue 23; ``--ref 78cc5f9`` is the
+one before the first one-core refactor) is extracted with
 ``git archive`` into a temporary folder; one worker process imports it and another imports this
 checkout, each through ``PYTHONPATH``. Every round asks both workers for every case, in turn and
 alternating who goes first; the best of the rounds is reported, with the ratio new / old (< 1:
@@ -10,8 +11,10 @@ machine shared with other jobs, wall-clock times mostly measure the neighbours.
 Cases: ``fit`` of KPCA, MultiViewKPCA and ProbabilisticKPCA in the dual and the primal setting with
 an eigendecomposition and with the Stiefel solver (projected gradient, passed explicitly: the
 default optimizer of MultiViewKPCA changed), and the per-step cost of a NAR forecast (Chapter 5's
-sum of sines, ``MultiViewKPCA(4)``, lag 40). ProbabilisticKPCA had no Stiefel solver before: that
-row is new only. Timings are printed, never asserted.
+sum of sines, ``MultiViewKPCA(4)``, lag 40); then every other model the re-cut touched, fit and
+answer: TensorMultiViewRKM and MultiViewLSSVM (fit + predict, two RBF views, 4 classes),
+DeepRKMClassifier (fit, 20 iterations), RecurrentRKM (fit + a 50-step forecast) and KPCA's
+transform. A case the old library cannot run prints ``n/a``. Timings are printed, never asserted.
 
 ``python benchmarks/bench_core.py`` (full grid, a few minutes on 2 cores) or ``--quick`` (< 30 s).
 """
@@ -26,14 +29,16 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-#: The commit this refactor started from (the last one with rkmlearn/duality.py).
-DEFAULT_REF = "78cc5f9"
+#: The commit the re-cut of issue 23 (validate once, solvers split, models grouped) started from.
+DEFAULT_REF = "71143bb"
 
 # Run inside each worker: the same code against either library (both export these names).
 WORKER = r'''
 import json, sys, time, warnings
 import numpy as np
-from rkmlearn import KPCA, MultiViewKPCA, NARForecaster, ProbabilisticKPCA
+from rkmlearn import (KPCA, DeepRKMClassifier, MultiViewKPCA, NARForecaster, ProbabilisticKPCA, RecurrentRKM,
+                      TensorMultiViewRKM)
+from rkmlearn.models import MultiViewLSSVM
 from rkmlearn.datasets import sum_of_sines
 from rkmlearn.features import IdentityFeatures, RandomFourierFeatures
 
@@ -66,7 +71,38 @@ CASES = {
                                                  data(n // 3, 10)[0]),
 }
 
+def labelled(n, seed=0):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 4, n)
+    centres = [rng.normal(size=(4, d)) for d in (6, 8)]
+    return [c[y] + rng.normal(size=(n, c.shape[1])) for c in centres], y
+
+def series(n):
+    t = np.arange(n)
+    return np.sin(0.07 * t) + 0.5 * np.sin(0.19 * t) + 0.05 * np.random.default_rng(0).normal(size=n)
+
+# models that take labels, a series or answer after fitting: a callable that runs the timed work
+WORK = {
+    "TensorMultiViewRKM fit+predict": lambda n: (lambda Xs, y: lambda: TensorMultiViewRKM(
+        ["rbf", "rbf"], rho=0.5, lam=0.1).fit(Xs, y).predict(Xs))(*labelled(n)),
+    "MultiViewLSSVM fit+predict": lambda n: (lambda Xs, y: lambda: MultiViewLSSVM(
+        ["rbf", "rbf"]).fit(Xs, y).predict(Xs))(*labelled(n // 2)),
+    "DeepRKMClassifier fit": lambda n: (lambda Xs, y: lambda: DeepRKMClassifier(
+        (3, 3), max_iter=20, random_state=0).fit(np.hstack(Xs), y))(*labelled(n // 2)),
+    "RecurrentRKM fit+forecast": lambda n: (lambda s: lambda: RecurrentRKM(
+        3, window=3, random_state=0).fit(s).forecast(50))(series(n)),
+    "KPCA transform": lambda n: (lambda X, m: lambda: m.transform(X))(
+        data(n, 10)[0], KPCA(10, kernel_params={"sigma": 2.0}, random_state=0).fit(data(n, 10)[0])),
+}
+
 def run(case, n):
+    if case in WORK:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            work = WORK[case](n)
+            start = time.process_time()
+            work()
+        return time.process_time() - start
     if case == "NAR forecast (per step)":
         f = NARForecaster(MultiViewKPCA(4), 40).fit(sum_of_sines().train)
         f.forecast(5)
@@ -93,6 +129,8 @@ CASES = [
     "MultiViewKPCA dual eig", "MultiViewKPCA primal eig", "MultiViewKPCA dual stiefel",
     "ProbabilisticKPCA dual eig", "ProbabilisticKPCA primal eig", "ProbabilisticKPCA dual stiefel",
     "NAR forecast (per step)",
+    "TensorMultiViewRKM fit+predict", "MultiViewLSSVM fit+predict", "DeepRKMClassifier fit",
+    "RecurrentRKM fit+forecast", "KPCA transform",
 ]
 
 
