@@ -46,7 +46,7 @@ def chapter5_primal_dual_ratio(repeats):
     from rkmlearn import NARForecaster
     from rkmlearn.datasets import load_santafe
     from rkmlearn.features import RandomFourierFeatures
-    from rkmlearn.solvers import stiefel
+    from rkmlearn.solvers import objectives, optimisers
 
     lag, s, sigma, d_rff = 70, 144, 2.1856, 5000  # the chapter's LAG_L, S_L, SIGMA_L, D_RFF
     train = load_santafe(source="bundled").train
@@ -60,13 +60,13 @@ def chapter5_primal_dual_ratio(repeats):
 
     def per_iteration(fun, grad, X0, iterations=3):
         # the start-up (projection of X0) is subtracted: a run of 0 iterations
-        zero = best_wall(lambda: stiefel.cayley_adam(fun, grad, X0, max_iter=0, tol=0.0), repeats)[0]
-        full = best_wall(lambda: stiefel.cayley_adam(fun, grad, X0, max_iter=iterations, tol=0.0), repeats)[0]
+        zero = best_wall(lambda: optimisers.cayley_adam(fun, grad, X0, max_iter=0, tol=0.0), repeats)[0]
+        full = best_wall(lambda: optimisers.cayley_adam(fun, grad, X0, max_iter=iterations, tol=0.0), repeats)[0]
         return max(full - zero, 1e-9) / iterations
 
     with threadpool_limits(limits=1, user_api="blas"):
-        t_primal = per_iteration(*stiefel.factored_trace_objective(Phi), rng.standard_normal((Phi.shape[1], s)))
-        t_dual = per_iteration(*stiefel.trace_objective(K), rng.standard_normal((K.shape[0], s)))
+        t_primal = per_iteration(*objectives.factored_trace_objective(Phi), rng.standard_normal((Phi.shape[1], s)))
+        t_dual = per_iteration(*objectives.trace_objective(K), rng.standard_normal((K.shape[0], s)))
     return _row(f"Ch 5: Cayley-Adam s/iter primal/dual (n={K.shape[0]}, d_f={Phi.shape[1]})",
                 f"{t_primal * 1e3:.1f}/{t_dual * 1e3:.1f} ms", "ratio > 1.5", t_primal / t_dual)
 

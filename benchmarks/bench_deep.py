@@ -2,7 +2,7 @@
 
 For 1, 2 and 3 KPCA levels (``6 | 3+3 | 2+2+2`` components, RBF first level, linear deeper levels,
 the chapter's set-up) on ``N`` digits, the time of one evaluation of objective + gradient
-(:func:`rkmlearn.models.deep_objective.deep_objective`) plus the compact-SVD projections of every
+(:func:`rkmlearn.models.deep.objective.deep_objective`) plus the compact-SVD projections of every
 level is compared with its floor: ``K0_c @ H`` (the level-1 product) and the SVDs, as ratios in one
 run. Then ``DeepRKMClassifier((3, 3))`` is fitted on ``N`` digits for 100 iterations, with its
 time and peak Python memory (``tracemalloc``). CPU times (``time.process_time``) with one BLAS
@@ -24,7 +24,7 @@ import numpy as np  # noqa: E402
 from rkmlearn import DeepRKMClassifier  # noqa: E402
 from rkmlearn.datasets import load_digits_split  # noqa: E402
 from rkmlearn.kernels import RBF, GramCenterer, Linear  # noqa: E402
-from rkmlearn.models.deep_objective import deep_objective, lssvm_loss  # noqa: E402
+from rkmlearn.models.deep.objective import deep_objective, lssvm_loss  # noqa: E402
 from rkmlearn.solvers.stiefel import project_stiefel  # noqa: E402
 
 from _timing import best_cpu  # noqa: E402  (benchmarks/_timing.py)

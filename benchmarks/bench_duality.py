@@ -3,9 +3,9 @@
 (a) **Primal vs dual Stiefel** (the duality paper's Figure 1 argument, Section 5: "a computational
 speed gain of 5x" for the dual on SantaFe). One Cayley-Adam iteration, gradient included, on the
 primal problem ``max tr(U^T C U)`` over St(d_f, s) with ``C = Phi_c^T Phi_c`` given by its factor
-(:func:`rkmlearn.stiefel.factored_trace_objective`, ``O(n d_f s)`` per gradient, ``C`` never
+(:func:`rkmlearn.solvers.objectives.factored_trace_objective`, ``O(n d_f s)`` per gradient, ``C`` never
 formed) and on the dual problem ``max tr(H^T K H)`` over St(n, s) with ``K = Phi_c Phi_c^T``
-(:func:`rkmlearn.stiefel.trace_objective`, ``O(n^2 s)``). Full size: the SantaFe setting,
+(:func:`rkmlearn.solvers.objectives.trace_objective`, ``O(n^2 s)``). Full size: the SantaFe setting,
 ``n = 929`` windows (1000 values, lag 70: windows of 71 values), ``d_f = 5001`` (5000 random Fourier features + the
 target), ``s = 144``, measured with the default BLAS threads and with one thread. The time per iteration is ``(t(k iterations) - t(0 iterations)) / k``, so
 the starting-point projection is not counted. Reported: both times and the ratio primal/dual.
@@ -31,13 +31,13 @@ from sklearn.decomposition import KernelPCA
 from sklearn.metrics.pairwise import rbf_kernel
 
 from rkmlearn import MultiViewKPCA
-from rkmlearn.solvers import stiefel
+from rkmlearn.solvers import objectives, optimisers
 from rkmlearn.kernels import RBF
 
 
 def _cayley_seconds(fun, grad, X0, iterations):
     start = time.perf_counter()
-    stiefel.cayley_adam(fun, grad, X0, learning_rate=0.3, max_iter=iterations, tol=0.0)
+    optimisers.cayley_adam(fun, grad, X0, learning_rate=0.3, max_iter=iterations, tol=0.0)
     return time.perf_counter() - start
 
 
@@ -49,8 +49,8 @@ def stiefel_per_iteration(n, d_f, s, iterations, repeats=1, random_state=0):
     Phi_c = Phi - Phi.mean(axis=0)
     K = Phi_c @ Phi_c.T
     problems = {
-        "primal": (stiefel.factored_trace_objective(Phi_c), rng.standard_normal((d_f, s))),
-        "dual": (stiefel.trace_objective(K), rng.standard_normal((n, s))),
+        "primal": (objectives.factored_trace_objective(Phi_c), rng.standard_normal((d_f, s))),
+        "dual": (objectives.trace_objective(K), rng.standard_normal((n, s))),
     }
     best = {name: np.inf for name in problems}
     for _ in range(repeats):

@@ -23,7 +23,8 @@ from scipy.linalg.blas import dsyrk
 from ._validation import check_n_components, check_random_state, check_two_samples, primal_needs_features, validate
 from .base import LEVEL_DEFAULTS, LEVEL_RULES, warn_not_converged
 from .solvers.eigen import SYMMETRY_RTOL, check_leading_eigenvalues, check_symmetric_matrix, flip_signs
-from .solvers.subspace import Subspace, leading_subspace
+from .solvers.generalized import check_metric
+from .solvers.subspace import StiefelOptions, Subspace, leading_subspace
 from .views import STREAM_BYTES, is_dask, row_chunks
 
 __all__ = ["Level", "solve_level"]
@@ -36,7 +37,7 @@ class Level:
     Attributes
     ----------
     H : ndarray of shape (n, s)
-        Hidden features of the training samples.
+        Hidden features of the training samples (``H^T H = I``; ``H^T B H = I`` with a metric ``B``).
     U : list of (ndarray of shape (d_v, s) or None)
         Per view ``U_v``: primal weights (:eq:`eq-mv-stationarity` ``U_v = Phi_{v,c}^T H`` in the
         dual); None for a view with an implicit kernel.
@@ -96,7 +97,7 @@ def _fitted_views(views, param, arguments):
 
 @validate(views=_fitted_views, **LEVEL_RULES)
 def solve_level(views, n_components, *, setting=LEVEL_DEFAULTS["setting"], solver=LEVEL_DEFAULTS["solver"],
-                rescale=LEVEL_DEFAULTS["rescale"], rotate=LEVEL_DEFAULTS["rotate"], coupling=None,
+                rescale=LEVEL_DEFAULTS["rescale"], rotate=LEVEL_DEFAULTS["rotate"], coupling=None, metric=None,
                 eigen_solver=LEVEL_DEFAULTS["eigen_solver"], optimizer=LEVEL_DEFAULTS["optimizer"],
                 learning_rate=LEVEL_DEFAULTS["learning_rate"], max_iter=LEVEL_DEFAULTS["max_iter"],
                 tol=LEVEL_DEFAULTS["tol"], verbose=LEVEL_DEFAULTS["verbose"], random_state=None,
@@ -121,6 +122,10 @@ def solve_level(views, n_components, *, setting=LEVEL_DEFAULTS["setting"], solve
     coupling : array-like or scipy.sparse matrix of shape (n, n), optional
         Symmetric matrix added to ``K`` (dual only), e.g. the recurrent RKM's banded ``A``: a
         sparse one is added in place (no second ``n x n`` array unless ``keep_matrix``).
+    metric : array-like of shape (n, n), optional
+        ``B``, symmetric positive definite (dual only): the generalised problem ``K H = B H Lambda``
+        with ``H^T B H = I`` (a kernel CCA, a generative RKM; :mod:`~rkmlearn.solvers.generalized`).
+        The rank rule is then relative to ``lambda_1`` only.
     eigen_solver : {"auto", "dense", "arpack", "block"}
     optimizer : {"pg", "cayley_adam"}
     learning_rate : float
@@ -162,18 +167,19 @@ def solve_level(views, n_components, *, setting=LEVEL_DEFAULTS["setting"], solve
         )
     rng = check_random_state(random_state)
     if opts["setting"] == "dual":
-        return _dual_level(views, n_components, coupling, opts, rng, keep_matrix, with_scores, name)
-    if coupling is not None:
-        raise ValueError("coupling is an n x n matrix of the dual problem; use setting='dual'.")
+        return _dual_level(views, n_components, coupling, metric, opts, rng, keep_matrix, with_scores, name)
+    for matrix, what in ((coupling, "coupling"), (metric, "metric")):
+        if matrix is not None:
+            raise ValueError(f"{what} is an n x n matrix of the dual problem; use setting='dual'.")
     return _primal_level(views, n_components, opts, rng, keep_matrix, with_scores, name)
 
 
-def _leading(matrix, s, rng, opts, name, *, size, scale, what, factor=None, band=None):
+def _leading(matrix, s, rng, opts, name, *, size, scale, what, factor=None, metric_factor=None, band=None):
     """The eig or Stiefel step (:func:`leading_subspace`), its warning, and the one rank check."""
-    sub = leading_subspace(matrix, s, rng, factor=factor, band=band, method=opts["solver"], rotate=opts["rotate"],
-                           eigen_solver=opts["eigen_solver"], optimizer=opts["optimizer"],
-                           learning_rate=opts["learning_rate"], max_iter=opts["max_iter"], tol=opts["tol"],
-                           progress=opts["verbose"])
+    stiefel = StiefelOptions(opts["optimizer"], opts["learning_rate"], opts["max_iter"], opts["tol"], opts["verbose"])
+    sub = leading_subspace(matrix, s, rng, factor=factor, metric_factor=metric_factor, band=band,
+                           method=opts["solver"], rotate=opts["rotate"], eigen_solver=opts["eigen_solver"],
+                           stiefel=stiefel)
     if sub.history is not None:
         if not sub.converged:
             warn_not_converged(name, sub.n_iter, sub.message)
@@ -184,8 +190,9 @@ def _leading(matrix, s, rng, opts, name, *, size, scale, what, factor=None, band
     return sub, opts["solver"] == "eig" or opts["rotate"]  # signs are fixed unless the basis is arbitrary
 
 
-def _dual_level(views, n_components, coupling, opts, rng, keep_matrix, with_scores, name):
-    """Algorithms 2 and 4: ``(K + coupling) H = H Lambda``, ``K = sum_v M_c K_v M_c`` (:eq:`eq-mv-dual-eig`)."""
+def _dual_level(views, n_components, coupling, metric, opts, rng, keep_matrix, with_scores, name):
+    """Algorithms 2 and 4: ``(K + coupling) H = H Lambda``, ``K = sum_v M_c K_v M_c`` (:eq:`eq-mv-dual-eig`);
+    with a ``metric`` ``B``: ``(K + coupling) H = B H Lambda``."""
     n = views[0].X_.shape[0]
     s = check_n_components(n_components, n - 1, what="n_samples - 1")
     K_views = [_finite(view.centred_gram, f"the centred Gram matrix of view {v}", diagonal=True)
@@ -198,8 +205,11 @@ def _dual_level(views, n_components, coupling, opts, rng, keep_matrix, with_scor
         K, scale, restore = _add_coupling(K, coupling, n, scale, copy=single and keep_matrix)
         restore = restore if single and not keep_matrix else None
     what = f"the centred kernel matrix ({', '.join(view.description for view in views)})"
+    metric_factor = None
+    if metric is not None:  # B changes the eigenvalues' scale: the rank rule is relative to lambda_1
+        metric_factor, scale = check_metric(metric, n, "metric")[1], 0.0
     band = coupling if scipy.sparse.issparse(coupling) else None  # K + band: the eigensolver uses the structure
-    sub, fix_signs = _leading(K, s, rng, opts, name, size=n, scale=scale, what=what,
+    sub, fix_signs = _leading(K, s, rng, opts, name, size=n, scale=scale, what=what, metric_factor=metric_factor,
                               band=band)
     trace = float(np.trace(K))
     if restore is not None:  # K_{v,c} again (the scores need it), with its own bits

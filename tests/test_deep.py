@@ -11,8 +11,9 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 from rkmlearn import KPCA, DeepRKMClassifier, View, solve_level
 from rkmlearn.kernels import RBF, GramCenterer, Laplacian, Linear
 from rkmlearn.models.deep import SMOOTHER_FRACTION
-from rkmlearn.models.deep_objective import deep_objective, kernel_trace_gradient, lssvm_loss, mlp_loss
-from rkmlearn.solvers.stiefel import project_stiefel, projected_gradient
+from rkmlearn.models.deep.objective import deep_objective, kernel_trace_gradient, lssvm_loss, mlp_loss
+from rkmlearn.solvers.optimisers import projected_gradient
+from rkmlearn.solvers.stiefel import project_stiefel
 
 EPS = np.finfo(float).eps
 

@@ -6,16 +6,11 @@ import pytest
 from rkmlearn.solvers import stiefel
 from scipy.linalg import polar, subspace_angles
 
-from rkmlearn.solvers.stiefel import (
-    StiefelResult,
-    cayley_adam,
-    constraint_violation,
-    project_stiefel,
-    projected_gradient,
-    riemannian_gradient,
-    rotate_to_eigenbasis,
-    trace_objective,
-)
+from rkmlearn.solvers.objectives import factored_trace_objective, trace_objective
+from rkmlearn.solvers.iteration import OptimiserResult as StiefelResult
+from rkmlearn.solvers.optimisers import cayley_adam, projected_gradient
+from rkmlearn.solvers.stiefel import constraint_violation, project_stiefel, riemannian_gradient
+from rkmlearn.solvers.subspace import rotate_to_eigenbasis
 from rkmlearn.solvers.stiefel import _cayley_factors, _cayley_step  # the retraction itself
 
 EPS = np.finfo(np.float64).eps
@@ -315,18 +310,18 @@ def test_option_validation(problem):
 def test_factored_trace_objective_equals_trace_objective_on_the_gram_matrix():
     rng = np.random.default_rng(5)
     Phi = rng.normal(size=(7, 30))  # wide: C = Phi^T Phi is 30 x 30 of rank 7
-    f_full, g_full = stiefel.trace_objective(Phi.T @ Phi)
-    f_fact, g_fact = stiefel.factored_trace_objective(Phi)
+    f_full, g_full = trace_objective(Phi.T @ Phi)
+    f_fact, g_fact = factored_trace_objective(Phi)
     U = stiefel.project_stiefel(rng.normal(size=(30, 3)))
     assert f_fact(U) == pytest.approx(f_full(U), rel=1e-13)
     np.testing.assert_allclose(g_fact(U), g_full(U), rtol=1e-12, atol=1e-12)
 
 
-@pytest.mark.parametrize("optimizer", [stiefel.projected_gradient, stiefel.cayley_adam])
+@pytest.mark.parametrize("optimizer", [projected_gradient, cayley_adam])
 def test_callback_sees_every_iterate(optimizer):
     rng = np.random.default_rng(6)
     A = rng.normal(size=(12, 12))
-    fun, grad = stiefel.trace_objective(A @ A.T)
+    fun, grad = trace_objective(A @ A.T)
     seen = []
     result = optimizer(fun, grad, rng.normal(size=(12, 2)), max_iter=25, tol=0.0,
                        callback=lambda k, X: seen.append((k, X.copy())))

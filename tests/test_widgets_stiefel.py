@@ -12,7 +12,8 @@ from scipy.linalg import subspace_angles
 
 from explorer_contract import assert_explorer_contract
 from rkmlearn import MultiViewKPCA
-from rkmlearn.solvers import stiefel
+from rkmlearn.solvers.objectives import trace_objective
+from rkmlearn.solvers.optimisers import cayley_adam
 from rkmlearn.widgets.stiefel_training import StiefelTrainingExplorer, round_iterations
 
 S = 3
@@ -47,10 +48,10 @@ def test_the_run_is_algorithm_4(views, explorer):
 
 def test_kept_iterates_are_the_optimiser_s(explorer):
     K = explorer.K_
-    fun, grad = stiefel.trace_objective(K)
+    fun, grad = trace_objective(K)
     start = np.random.RandomState(1).standard_normal((K.shape[0], S))
     seen = {}
-    stiefel.cayley_adam(fun, grad, start, learning_rate=0.3, max_iter=4000, tol=1e-10,
+    cayley_adam(fun, grad, start, learning_rate=0.3, max_iter=4000, tol=1e-10,
                         callback=lambda k, X: seen.__setitem__(k, X.copy()))
     for k, H in zip(explorer.iterations_[:-1], explorer.snapshots_[:-1]):
         np.testing.assert_array_equal(H, seen[k])

@@ -60,8 +60,8 @@ class MultiViewKPCA(TransformerMixin, BaseEstimator):
     eigen_solver : {"auto", "dense", "arpack", "block"}, default="auto"
         See :func:`rkmlearn.solvers.eigen.top_eigenpairs`.
     optimizer : {"pg", "cayley_adam"}, default="pg"
-        Stiefel optimiser: :func:`~rkmlearn.solvers.stiefel.projected_gradient` or
-        :func:`~rkmlearn.solvers.stiefel.cayley_adam` (the duality paper's).
+        Stiefel optimiser: :func:`~rkmlearn.solvers.optimisers.projected_gradient` or
+        :func:`~rkmlearn.solvers.optimisers.cayley_adam` (the duality paper's).
     learning_rate : float, default=0.3
         Cayley-Adam's step bound (2650 iterations to ``tol`` on Chapter 4's sum of sines; 8300 at 0.1).
     max_iter : int, default=10000

@@ -1,7 +1,9 @@
-"""The leading invariant subspace of a symmetric PSD matrix: by eigendecomposition or on St.
+"""The leading invariant subspace of a symmetric matrix: by eigendecomposition or on St, and the rotation.
 
 One function for the step every RKM level takes (Algorithms 1-4 of the duality paper differ only
-in the matrix and in this choice): :func:`leading_subspace`.
+in the matrix and in this choice): :func:`leading_subspace`, optionally of a generalised problem
+``A x = lambda B x`` (``B`` SPD, :mod:`~rkmlearn.solvers.generalized`). The rotation of an orthonormal
+basis into eigenvectors, :eq:`eq-rotation`, lives here once (:func:`rotate_to_eigenbasis`).
 """
 
 from __future__ import annotations
@@ -10,22 +12,27 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import stiefel
-from .eigen import top_eigenpairs
+from .._validation import check_square
+from .eigen import flip_signs, top_eigenpairs
+from .generalized import back_substitute, reduce_generalized
+from .objectives import _factored_trace_objective, _trace_objective
+from .optimisers import cayley_adam, projected_gradient
+from .stiefel import as_point
 
-__all__ = ["Subspace", "leading_subspace"]
+__all__ = ["Subspace", "StiefelOptions", "leading_subspace", "rotate_to_eigenbasis"]
 
 
 @dataclass(frozen=True)
 class Subspace:
     """Result of :func:`leading_subspace`: the basis, its spectrum and how it was found.
 
-    ``basis`` (dim, s) is orthonormal: eigenvectors (``eig``, or ``stiefel`` rotated), else the
-    optimiser's. ``values`` (s,), descending, are the eigenvalues, or the Ritz values (eigenvalues of
-    ``Gamma'``) for ``stiefel``. ``Gamma`` (s, s) is ``diag(values)`` after ``eig`` or rotation, else
-    ``Gamma'``; ``Gamma_prime`` is the optimiser's ``V'^T A V'`` (:eq:`eq-mv-gamma-dual`), None for
-    ``eig``. ``history``, ``n_iter``, ``converged``, ``message`` describe the Stiefel run
-    (:class:`~rkmlearn.solvers.stiefel.StiefelResult`); None / True / "" for ``eig``.
+    ``basis`` (dim, s) is orthonormal (``B``-orthonormal with a metric): eigenvectors (``eig``, or
+    ``stiefel`` rotated), else the optimiser's. ``values`` (s,), descending, are the eigenvalues, or
+    the Ritz values (eigenvalues of ``Gamma'``) for ``stiefel``. ``Gamma`` (s, s) is
+    ``diag(values)`` after ``eig`` or rotation, else ``Gamma'``; ``Gamma_prime`` is the optimiser's
+    ``V'^T A V'`` (:eq:`eq-mv-gamma-dual`), None for ``eig``. ``history``, ``n_iter``, ``converged``,
+    ``message`` describe the Stiefel run (:class:`~rkmlearn.solvers.iteration.OptimiserResult`);
+    None / True / "" for ``eig``.
     """
 
     basis: np.ndarray
@@ -38,38 +45,90 @@ class Subspace:
     message: str = ""
 
 
-def leading_subspace(A, n_components, rng, *, factor=None, band=None, method="eig", rotate=True, eigen_solver="auto",
-                     optimizer="pg", learning_rate=0.3, max_iter=10000, tol=1e-10, progress=False):
+@dataclass(frozen=True)
+class StiefelOptions:
+    """The Stiefel settings a level passes through (see :func:`rkmlearn.level.solve_level`):
+    ``optimizer`` ("pg" or "cayley_adam"), Cayley-Adam's ``learning_rate``, ``max_iter``, ``tol``,
+    ``progress`` (a progress bar). Checked by the level (``LEVEL_OPTIONS``)."""
+
+    optimizer: str = "pg"
+    learning_rate: float = 0.3
+    max_iter: int = 10000
+    tol: float = 1e-10
+    progress: bool = False
+
+
+def _ritz(V, AV):
+    """``Gamma' = V^T A V`` (symmetrised) of an orthonormal ``V``, given ``A V``; its eigenvalues
+    (descending) and eigenvectors ``O``: ``V O`` diagonalises it (:eq:`eq-rotation`, s x s only)."""
+    Gamma_prime = V.T @ AV
+    Gamma_prime = 0.5 * (Gamma_prime + Gamma_prime.T)
+    values, O = np.linalg.eigh(Gamma_prime)
+    return values[::-1].copy(), O[:, ::-1], Gamma_prime
+
+
+def rotate_to_eigenbasis(H, K):
+    """Rotate an orthonormal basis of an invariant subspace into eigenvectors, :eq:`eq-rotation`.
+
+    ``Gamma' = H^T K H = O Gamma O^T`` (s x s only); ``H O`` diagonalises it (Chapter 1). ``H`` is
+    (N, s) orthonormal, ``K`` (N, N) symmetric. Returns ``H_rot = H O`` (N, s) with the signs of
+    :func:`~rkmlearn.solvers.eigen.flip_signs` (``O``'s columns flipped with it), the Ritz values
+    ``gamma`` (s,) descending, and ``O`` (s, s).
+    """
+    H = as_point(H, "H")
+    K = check_square(K)
+    if K.shape[0] != H.shape[0]:
+        raise ValueError(f"K must be ({H.shape[0]}, {H.shape[0]}) to match H's {H.shape[0]} rows, got {K.shape}.")
+    gamma, O, _ = _ritz(H, K @ H)
+    H_rot, signs = flip_signs(H @ O, return_signs=True)
+    return H_rot, gamma, O * signs
+
+
+def leading_subspace(A, n_components, rng, *, factor=None, metric_factor=None, band=None, method="eig", rotate=True,
+                     eigen_solver="auto", stiefel=StiefelOptions()):
     """Top-``s`` invariant subspace of ``A`` (or of ``factor^T factor``), eig or Stiefel + rotation.
 
     ``method="eig"``: :func:`~rkmlearn.solvers.eigen.top_eigenpairs`. ``method="stiefel"``: maximise
-    ``tr(V^T A V)`` on St (:eq:`eq-stiefel-trace`) with :func:`~rkmlearn.solvers.stiefel.projected_gradient`
-    or :func:`~rkmlearn.solvers.stiefel.cayley_adam` from a random start, form ``Gamma' = V^T A V``
-    and, with ``rotate``, rotate by its eigenvectors (:eq:`eq-mv-rotation`). Signs are NOT fixed here
-    (the caller fixes them on the hidden features). Ranks are not checked here either.
+    ``tr(V^T A V)`` on St (:eq:`eq-stiefel-trace`) with
+    :func:`~rkmlearn.solvers.optimisers.projected_gradient` or
+    :func:`~rkmlearn.solvers.optimisers.cayley_adam` from a random start, form ``Gamma' = V^T A V``
+    and, with ``rotate``, rotate by its eigenvectors (:eq:`eq-mv-rotation`). With a metric ``B``
+    the problem is ``A x = lambda B x``: solved as above on ``L^{-1} A L^{-T}`` (``B = L L^T``), the
+    basis back-substituted (``B``-orthonormal). Signs are NOT fixed here (the caller fixes them on
+    the hidden features). Ranks are not checked here either.
 
     Parameters
     ----------
     A : ndarray of shape (dim, dim) or None
-        Exactly symmetric PSD float64 matrix (not checked); None when ``factor`` is given.
+        Exactly symmetric float64 matrix (not checked); None when ``factor`` is given.
     n_components : int
     rng : numpy.random.RandomState
         Draws ARPACK's seed (eig) or the starting point (stiefel): one draw either way.
     factor : ndarray of shape (n, dim), optional
         ``A = factor^T factor`` given by its factor and never formed (Stiefel with ``dim > n``).
+    metric_factor : ndarray of shape (dim, dim), optional
+        ``L``, the lower Cholesky factor of the metric ``B = L L^T`` (symmetric positive definite;
+        :func:`~rkmlearn.solvers.generalized.check_metric` checks ``B`` and returns ``L``).
     band : scipy.sparse array, optional
-        ``A`` is a low-rank PSD matrix plus this band (eig only; see
+        ``A`` is a low-rank PSD matrix plus this band (eig without a metric only; see
         :func:`~rkmlearn.solvers.eigen.top_eigenpairs`).
     method : {"eig", "stiefel"}
     rotate : bool
-    eigen_solver, optimizer, learning_rate, max_iter, tol : see :func:`rkmlearn.level.solve_level`.
-    progress : bool
-        Optimiser progress bar.
+    eigen_solver : see :func:`rkmlearn.level.solve_level`.
+    stiefel : StiefelOptions
 
     Returns
     -------
     Subspace
     """
+    if metric_factor is not None:
+        if A is None:
+            A = factor.T @ factor
+            A = 0.5 * (A + A.T)
+        sub = leading_subspace(reduce_generalized(A, metric_factor), n_components, rng, method=method, rotate=rotate,
+                               eigen_solver=eigen_solver, stiefel=stiefel)
+        return Subspace(back_substitute(metric_factor, sub.basis), sub.values, sub.Gamma, sub.Gamma_prime, sub.history,
+                        sub.n_iter, sub.converged, sub.message)
     s = n_components
     if method == "eig":
         if A is None:
@@ -80,19 +139,17 @@ def leading_subspace(A, n_components, rng, *, factor=None, band=None, method="ei
         values, V = top_eigenpairs(A, s, solver=eigen_solver, check_rank=False, random_state=seed, symmetric=True,
                                    band=band, fix_signs=False)  # the level fixes them, once
         return Subspace(V, values, np.diag(values))
-    fun, grad = stiefel.trace_objective(A) if A is not None else stiefel.factored_trace_objective(factor)
+    fun, grad = _trace_objective(A) if A is not None else _factored_trace_objective(factor)
     dim = A.shape[0] if A is not None else factor.shape[1]
     V0 = rng.standard_normal((dim, s))
-    if optimizer == "cayley_adam":
-        result = stiefel.cayley_adam(fun, grad, V0, learning_rate=learning_rate, max_iter=max_iter, tol=tol,
-                                     progress=progress)
+    if stiefel.optimizer == "cayley_adam":
+        result = cayley_adam(fun, grad, V0, learning_rate=stiefel.learning_rate, max_iter=stiefel.max_iter,
+                             tol=stiefel.tol, progress=stiefel.progress)
     else:
-        result = stiefel.projected_gradient(fun, grad, V0, max_iter=max_iter, tol=tol, progress=progress)
+        result = projected_gradient(fun, grad, V0, max_iter=stiefel.max_iter, tol=stiefel.tol,
+                                    progress=stiefel.progress)
     V = result.X
-    Gamma_prime = -V.T @ grad(V)  # V^T A V (the objective caches A V)
-    Gamma_prime = 0.5 * (Gamma_prime + Gamma_prime.T)
-    values, O = np.linalg.eigh(Gamma_prime)  # s x s only
-    values, O = values[::-1].copy(), O[:, ::-1]
+    values, O, Gamma_prime = _ritz(V, -grad(V))  # A V (the objective caches it)
     basis, Gamma = (V @ O, np.diag(values)) if rotate else (V, Gamma_prime)
     return Subspace(basis, values, Gamma, Gamma_prime, result.history, result.n_iter, result.converged,
                     result.message)

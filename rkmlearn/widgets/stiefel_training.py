@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import MultiViewKPCA
-from ..solvers import stiefel
+from ..solvers import objectives, optimisers, subspace
 from .._validation import check_n_components, check_random_state, check_scalar_range, check_views
 from ..kernels import GramCenterer, Linear
 from ._base import FrameExplorer, Ladder
@@ -49,13 +49,13 @@ class StiefelTrainingExplorer(FrameExplorer):
 
     Illustrates :eq:`eq-mv-rotation` (Part I, Chapter 4, *Stiefel training and rotation*).
     For views ``X_v`` with linear kernels, ``K = sum_v M_c X_v X_v^T M_c`` (:eq:`eq-mv-dual-eig`).
-    Cayley-Adam (:func:`rkmlearn.solvers.stiefel.cayley_adam`, the update :eq:`eq-cayley-update`)
+    Cayley-Adam (:func:`rkmlearn.solvers.optimisers.cayley_adam`, the update :eq:`eq-cayley-update`)
     maximises ``tr(H^T K H)`` over the Stiefel manifold (:eq:`eq-stiefel-trace`), started from
     the point :class:`rkmlearn.MultiViewKPCA` uses with ``solver="stiefel"`` and the same
     ``random_state``, so the run is the model's. Its iterates ``H'_k`` approach an orthonormal
     basis of the top-``s`` eigenspace of ``K`` in an arbitrary basis, so
     ``Gamma'_k = H'^T_k K H'_k`` keeps off-diagonal mass; rotating by the eigenvectors of
-    ``Gamma'_k`` (:func:`rkmlearn.solvers.stiefel.rotate_to_eigenbasis`) diagonalises it, and at
+    ``Gamma'_k`` (:func:`rkmlearn.solvers.subspace.rotate_to_eigenbasis`) diagonalises it, and at
     convergence the rotated basis is the eigendecomposition's (``MultiViewKPCA`` with
     ``solver="eig"``, Algorithm 2).
 
@@ -96,14 +96,14 @@ class StiefelTrainingExplorer(FrameExplorer):
     gamma_primes_ : ndarray of shape (n_kept, s, s)
         ``Gamma'_k = H'^T_k K H'_k`` (symmetrised).
     rotated_ : ndarray of shape (n_kept, n, s)
-        ``H'_k O_k`` from :func:`rkmlearn.solvers.stiefel.rotate_to_eigenbasis`.
+        ``H'_k O_k`` from :func:`rkmlearn.solvers.subspace.rotate_to_eigenbasis`.
     objective_ : ndarray of shape (n_iter + 1,)
         The optimiser's objective history ``-1/2 tr(H'^T K H')``.
     optimum_ : float
         ``f^*``, from the eigendecomposition.
     reference_ : MultiViewKPCA
         The eigendecomposition fit (``H_``, ``eigenvalues_``) the dashed curves show.
-    result_ : rkmlearn.solvers.stiefel.StiefelResult
+    result_ : rkmlearn.solvers.iteration.OptimiserResult
     """
 
     figsize = (7.8, 6.0)
@@ -128,9 +128,9 @@ class StiefelTrainingExplorer(FrameExplorer):
             if k in wanted:
                 kept[k] = X.copy()
 
-        fun, grad = stiefel.trace_objective(self.K_)
+        fun, grad = objectives.trace_objective(self.K_)
         start = check_random_state(random_state).standard_normal((n, s))  # MultiViewKPCA's start
-        result = stiefel.cayley_adam(fun, grad, start, learning_rate=learning_rate,
+        result = optimisers.cayley_adam(fun, grad, start, learning_rate=learning_rate,
                                      max_iter=max_iter, tol=tol, callback=keep)
         kept[result.n_iter] = result.X.copy()  # the final iterate, whatever its number
         self.result_ = result
@@ -138,7 +138,7 @@ class StiefelTrainingExplorer(FrameExplorer):
         self.snapshots_ = np.stack([kept[k] for k in self.iterations_])
         gammas = np.einsum("kis,ij,kjt->kst", self.snapshots_, self.K_, self.snapshots_)
         self.gamma_primes_ = 0.5 * (gammas + np.transpose(gammas, (0, 2, 1)))
-        self.rotated_ = np.stack([stiefel.rotate_to_eigenbasis(H, self.K_)[0]
+        self.rotated_ = np.stack([subspace.rotate_to_eigenbasis(H, self.K_)[0]
                                   for H in self.snapshots_])
         self.objective_ = np.asarray(result.history["objective"])
         self.ladders = (

@@ -1,35 +1,31 @@
 r"""The deep RKM classifier (Part IV, paper 003): dual KPCA levels, a primal classifier level.
 
 :class:`DeepRKMClassifier` composes the shared core: a :class:`~rkmlearn.views.View` per level
-(level 1 on ``X``, level ``j`` on ``H_{j-1}``), :func:`~rkmlearn.level.solve_level` for the
-unsupervised deep KPCA initialisation, :func:`~rkmlearn.solvers.stiefel.projected_gradient` over the
-product of the levels' Stiefel manifolds and the classifier's Euclidean weights for the joint
-training, and :func:`~rkmlearn.preimage.kernel_smoother` for out-of-sample points. The objective and
-its gradients are the pure functions of :mod:`rkmlearn.models.deep_objective`.
+(level 1 on ``X``, level ``j`` on ``H_{j-1}``), its training steps (:mod:`.training`: the deep KPCA
+initialisation by :func:`~rkmlearn.level.solve_level`, the joint training by
+:func:`~rkmlearn.solvers.optimisers.projected_gradient` over the product of the levels' Stiefel
+manifolds and the classifier's Euclidean weights), and :func:`~rkmlearn.preimage.kernel_smoother`
+for out-of-sample points. The objective and its gradients are the pure functions of :mod:`.objective`.
 """
 
 from __future__ import annotations
 
 import warnings
-from numbers import Integral, Real
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, TransformerMixin
 from sklearn.exceptions import ConvergenceWarning, NotFittedError
 
-
-from .._validation import (array, check_array, check_class_labels, check_kernel_params, check_n_components,
-                           check_n_features, check_option, check_random_state, check_scalar_range, checked_by,
-                           validate)
-from ..base import estimator_init
-from ..kernels import make_kernel, squared_euclidean_distances
-from ..level import solve_level
-from ..preimage import kernel_smoother
-from ..solvers.eigen import rank_tolerance
-from ..solvers.stiefel import constraint_violation, project_stiefel, projected_gradient
-from ..views import View
-from .coding import encode_labels, output_codebook
-from .deep_objective import DIFFERENTIABLE_KERNELS, deep_objective, lssvm_loss, mlp_forward, mlp_loss
+from ..._validation import (array, check_array, check_class_labels, check_n_features, check_option,
+                            check_random_state, check_scalar_range, checked_by, validate)
+from ...base import estimator_init
+from ...kernels import make_kernel, squared_euclidean_distances
+from ...preimage import kernel_smoother
+from ...solvers.eigen import rank_tolerance
+from ...solvers.optimisers import Adam
+from ...views import View
+from .objective import DIFFERENTIABLE_KERNELS, deep_objective, mlp_forward
+from .training import check_levels, initial_classifier, initial_levels, joint_dkpca, median_distance, train
 
 __all__ = ["DeepRKMClassifier", "SMOOTHER_FRACTION"]
 
@@ -37,18 +33,6 @@ __all__ = ["DeepRKMClassifier", "SMOOTHER_FRACTION"]
 #: MNIST a validation split picks 0.6 for 50 training images, 0.25 to 0.6 for 100 and 0.15 to 0.25
 #: for 250 to 1000 (``benchmarks/experiment_table2_mnist.py``, Chapter 9): 0.25 is in the middle.
 SMOOTHER_FRACTION = 0.25
-
-
-def _per_level(value, L, name, kind):
-    """Broadcast a per-level parameter: one value for every level, or a list of ``L`` values."""
-    if isinstance(value, (list, tuple)):
-        if len(value) != L:
-            raise ValueError(
-                f"{name} must be one {kind} or a list of one per level ({L} levels, from n_components); "
-                f"got {len(value)} values."
-            )
-        return list(value)
-    return [value] * L
 
 
 class DeepRKMClassifier(ClassifierMixin, TransformerMixin, BaseEstimator):
@@ -204,35 +188,6 @@ class DeepRKMClassifier(ClassifierMixin, TransformerMixin, BaseEstimator):
     )
 
     # -- parameters ------------------------------------------------------------------------
-    def _levels(self, n):
-        s = self.n_components
-        s = list(s) if isinstance(s, (list, tuple)) else [s]
-        if len(s) < 1:
-            raise ValueError("n_components must name at least one level (n_levels >= 1), e.g. (3, 3).")
-        s = [check_n_components(v, n - 1, "n_components", what="n_samples - 1") for v in s]
-        L = len(s)
-        params = _per_level(self.kernel_params, L, "kernel_params", "dict or None")
-        if self.kernels is None:  # RBF level 1; a deeper level is RBF if given a bandwidth, else linear
-            kernels = ["rbf"] + ["rbf" if isinstance(p, dict) and "sigma" in p else "linear" for p in params[1:]]
-        else:
-            kernels = self.kernels
-        names = _per_level(kernels, L, "kernels", "kernel")
-        for j, p in enumerate(params):
-            check_kernel_params(p, f"kernel_params[{j}]")
-            if p is not None and "sigma" in p:
-                # the gradient of an RBF level divides by sigma^2 (kernel_trace_gradient): it must be a
-                # normal float64, and so must 1 / sigma^2
-                sigma = check_scalar_range(p["sigma"], f"kernel_params[{j}]['sigma']", low=0.0)
-                if not 1e-150 <= sigma <= 1e150:
-                    raise ValueError(
-                        f"kernel_params[{j}]['sigma'] must lie in [1e-150, 1e150] (its square and inverse "
-                        f"square must be finite float64 numbers); got {sigma!r}. Use a bandwidth on the "
-                        "scale of the level's inputs (level 1: the distances between samples; level j >= 2: "
-                        "about sqrt(s_(j-1) / n_samples))."
-                    )
-        etas = [check_scalar_range(e, "etas", low=0.0) for e in _per_level(self.etas, L, "etas", "float")]
-        return s, names, params, etas
-
     def _check_smoother(self):
         """``smoother_sigma`` as a float, or None; checked at fit and again at prediction (set_params)."""
         if self.smoother_sigma is None:
@@ -268,13 +223,12 @@ class DeepRKMClassifier(ClassifierMixin, TransformerMixin, BaseEstimator):
         self.classes_, labels = check_class_labels(y, X.shape[0], type(self).__name__)
         self._check_parameters()
         n = X.shape[0]
-        s, kernel_names, kernel_params, etas = self._levels(n)
-        L = len(s)
+        s, kernel_names, kernel_params, etas = check_levels(self, n)
         rng = check_random_state(self.random_state)
 
         level1_params = kernel_params[0]
         auto_sigma = kernel_names[0] == "rbf" and (level1_params is None or "sigma" not in level1_params)
-        median = self._median_distance(X) if auto_sigma or self.smoother_sigma is None else None
+        median = median_distance(X) if auto_sigma or self.smoother_sigma is None else None
         if auto_sigma:
             level1_params = {**(level1_params or {}), "sigma": median}  # the paper's rule
         view = View(kernel=kernel_names[0], kernel_params=level1_params).fit(X)
@@ -295,32 +249,18 @@ class DeepRKMClassifier(ClassifierMixin, TransformerMixin, BaseEstimator):
                     f"kernels: levels j >= 2 need 'rbf' or 'linear' (the gradient with respect to H_(j-1) "
                     f"is coded for these); got {k!r}."
                 )
-        Hs = self._initial_levels(X, view, s, kernels, rng)
+        Hs = initial_levels(self.init, X, view, s, kernels, rng)
         self.init_objective_ = self.dkpca_n_iter_ = None
         if isinstance(self.init, str) and self.init == "dkpca":
-            Hs = self._joint_dkpca(K0_c, kernels, etas, Hs)
+            Hs, self.dkpca_n_iter_ = joint_dkpca(K0_c, kernels, etas, Hs, max_iter=self.dkpca_max_iter, tol=self.tol)
         if not (isinstance(self.init, str) and self.init == "random"):
             self.init_objective_ = float(deep_objective(K0_c, kernels, etas)[0](Hs))
-        theta, head = self._initial_classifier(s[-1], labels, rng)
+        theta, head = initial_classifier(self.classifier, self.classes_.size, s[-1], labels, float(self.lam),
+                                         float(self.eta), int(self.n_hidden), rng)
+        adam = None if self.classifier == "lssvm" else Adam(float(self.learning_rate))  # MLP: Adam, as the paper
+        Hs, theta, result = train(K0_c, kernels, etas, head, Hs, theta, adam=adam, fine_tune=self.fine_tune,
+                                  max_iter=self.max_iter, tol=self.tol)
 
-        fun, grad = deep_objective(K0_c, kernels, etas, head=head)
-        weights = ("euclidean" if self.classifier == "lssvm" else "adam",) * len(theta)  # MLP: Adam, as the paper
-        options = dict(max_iter=self.max_iter, tol=self.tol, adam_learning_rate=float(self.learning_rate))
-        if self.fine_tune:
-            blocks, kinds = Hs + theta, ("stiefel",) * L + weights
-            result = projected_gradient(fun, grad, blocks, blocks=kinds, **options)
-            Hs, theta = result.X[:L], result.X[L:]
-        else:  # the levels stay at their initial point: only the classifier weights move
-            def fun_t(t):
-                return fun(Hs + t)
-
-            def grad_t(t):
-                return grad(Hs + t)[L:]
-
-            result = projected_gradient(fun_t, grad_t, theta, blocks=weights, **options)
-            theta = result.X
-            result.history["constraint_violation"] = [max(constraint_violation(H) for H in Hs)] * len(
-                result.history["objective"])
         self.H_ = [np.asarray(H) for H in Hs]
         self._set_classifier(theta)
         self.history_, self.n_iter_, self.converged_ = result.history, result.n_iter, result.converged
@@ -346,67 +286,11 @@ class DeepRKMClassifier(ClassifierMixin, TransformerMixin, BaseEstimator):
         self.X_fit_, self.n_features_in_ = view.X_, X.shape[1]
         return self
 
-    @staticmethod
-    def _median_distance(X):
-        """Median distance between two distinct rows of ``X`` (the paper's RBF bandwidth rule)."""
-        D = squared_euclidean_distances(X)
-        d = np.sqrt(D[np.triu_indices_from(D, k=1)])
-        d = d[d > 0]
-        if d.size == 0:
-            raise ValueError("X: all samples are identical (constant X); the classifier has nothing to learn.")
-        return float(np.median(d))
-
     def _train_predictions(self):
         scores = self._scores(self.H_[-1])
         if scores.shape[1] == 1:
             return scores[:, 0] > 0
         return np.argmax(scores, axis=1)
-
-    def _joint_dkpca(self, K0_c, kernels, etas, Hs):
-        """The paper's deep KPCA: all levels minimise their joint objective, from the greedy levels."""
-        fun, grad = deep_objective(K0_c, kernels, etas)
-        result = projected_gradient(fun, grad, Hs, blocks=("stiefel",) * len(Hs), max_iter=self.dkpca_max_iter,
-                                    tol=self.tol)
-        self.dkpca_n_iter_ = result.n_iter
-        return list(result.X)
-
-    def _initial_levels(self, X, view, s, kernels, rng):
-        if isinstance(self.init, (list, tuple)):  # given levels, e.g. one DKPCA shared by p binary models
-            if len(self.init) != len(s):
-                raise ValueError(f"init: one array per level ({len(s)}) is needed; got {len(self.init)}.")
-            Hs = [check_array(H, f"init[{j}]") for j, H in enumerate(self.init)]
-            for j, (H, sj) in enumerate(zip(Hs, s)):
-                if H.shape != (X.shape[0], sj):
-                    raise ValueError(f"init[{j}] must have shape {(X.shape[0], sj)} (n_samples, s_j); got {H.shape}.")
-            return [project_stiefel(H) for H in Hs]
-        if self.init == "random":
-            return [np.linalg.svd(rng.standard_normal((X.shape[0], sj)), full_matrices=False)[0] for sj in s]
-        seed = rng.randint(np.iinfo(np.int32).max)  # ARPACK's start vector: the same H for the same seed
-        Hs = [solve_level([view], s[0], random_state=seed, name="DeepRKMClassifier level 1").H]
-        for j, (sj, kernel) in enumerate(zip(s[1:], kernels), start=2):
-            level_view = View(kernel=kernel).fit(Hs[-1], name=f"H_{j - 1}")
-            Hs.append(solve_level([level_view], sj, random_state=seed, name=f"DeepRKMClassifier level {j}").H)
-        return Hs
-
-    def _initial_classifier(self, s_last, labels, rng):
-        p = self.classes_.size
-        lam, eta = float(self.lam), float(self.eta)
-        if self.classifier == "lssvm":
-            Y = encode_labels(labels, output_codebook(p, "ova"))  # +-1, one output for two classes
-            theta = [rng.standard_normal((s_last + 1, Y.shape[1])) / np.sqrt(s_last + 1)]
-
-            def head(H, t):
-                return lssvm_loss(H, t, Y, lam, eta)
-
-            return theta, head
-        h = int(self.n_hidden)
-        theta = [rng.standard_normal((s_last + 1, h)) / np.sqrt(s_last + 1),
-                 rng.standard_normal((h + 1, p)) / np.sqrt(h + 1)]
-
-        def head(H, t1, t2):
-            return mlp_loss(H, t1, t2, labels, lam, eta)
-
-        return theta, head
 
     def _set_classifier(self, theta):
         if self.classifier == "lssvm":

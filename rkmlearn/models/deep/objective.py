@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..kernels import RBF, GramCenterer, Linear
+from ...kernels import RBF, GramCenterer, Linear
 
 __all__ = [
     "DIFFERENTIABLE_KERNELS",
