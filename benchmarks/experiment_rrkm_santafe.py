@@ -37,7 +37,7 @@ from statsmodels.tsa.arima.model import ARIMA
 
 from rkmlearn import RecurrentRKM
 from rkmlearn.datasets import load_santafe
-from rkmlearn.models.latent_dynamics import krr_fit
+from rkmlearn.models.recurrent.latent_dynamics import krr_fit
 
 HORIZON = 100
 ORIGINS = (550, 700, 800, 900)

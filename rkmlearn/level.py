@@ -20,7 +20,8 @@ import numpy as np
 import scipy.sparse
 from scipy.linalg.blas import dsyrk
 
-from ._validation import check_n_components, check_random_state, check_two_samples, primal_needs_features, validate
+from ._validation import (check_array, check_n_components, check_random_state, check_two_samples, primal_needs_features,
+                          validate)
 from .base import LEVEL_DEFAULTS, LEVEL_RULES, warn_not_converged
 from .solvers.eigen import SYMMETRY_RTOL, check_leading_eigenvalues, check_symmetric_matrix, flip_signs
 from .solvers.generalized import check_metric
@@ -89,25 +90,28 @@ def _finite(compute, what, *, diagonal=False):
     return value
 
 
-def _fitted_views(views, param, arguments):
-    """Rule of :func:`solve_level`: fitted views, at least 2 samples to centre."""
-    check_two_samples(views[0].X_.shape[0], arguments["name"], "an RKM level")
-    return views
+def _level_inputs(arguments):
+    """The checks of :func:`solve_level`'s data: ``Xs`` (when given), at least 2 samples to centre."""
+    Xs = arguments["Xs"]
+    if Xs is not None:
+        arguments["Xs"] = Xs = [check_array(X, _input_name(Xs, v)) for v, X in enumerate(Xs)]
+    check_two_samples((arguments["views"][0].X_ if Xs is None else Xs[0]).shape[0], arguments["name"], "an RKM level")
 
 
-@validate(views=_fitted_views, **LEVEL_RULES)
+@validate(then=_level_inputs, **LEVEL_RULES)
 def solve_level(views, n_components, *, setting=LEVEL_DEFAULTS["setting"], solver=LEVEL_DEFAULTS["solver"],
                 rescale=LEVEL_DEFAULTS["rescale"], rotate=LEVEL_DEFAULTS["rotate"], coupling=None, metric=None,
                 eigen_solver=LEVEL_DEFAULTS["eigen_solver"], optimizer=LEVEL_DEFAULTS["optimizer"],
                 learning_rate=LEVEL_DEFAULTS["learning_rate"], max_iter=LEVEL_DEFAULTS["max_iter"],
                 tol=LEVEL_DEFAULTS["tol"], verbose=LEVEL_DEFAULTS["verbose"], random_state=None,
-                keep_matrix=False, with_scores=True, name="solve_level"):
-    """Hidden features of one RKM level from fitted :class:`~rkmlearn.views.View` objects.
+                keep_matrix=False, with_scores=True, name="solve_level", Xs=None):
+    """Hidden features of one RKM level from :class:`~rkmlearn.views.View` objects.
 
     Parameters
     ----------
     views : list of View
-        Fitted on the same ``n`` samples. The primal setting needs explicit feature maps.
+        Fitted on the same ``n`` samples, or fitted here on ``Xs``. The primal setting needs
+        explicit feature maps.
     n_components : int
         ``s``, ``1 <= s <= n - 1`` (and ``<= d_f`` in the primal); a numerically zero eigenvalue
         (relative to the scale of the data) is a ``ValueError``.
@@ -144,6 +148,11 @@ def solve_level(views, n_components, *, setting=LEVEL_DEFAULTS["setting"], solve
         models that never impute a view skip them.
     name : str
         Who is solving, for warnings and messages.
+    Xs : list of ndarray, optional
+        Training inputs of the views, one per view (validated by the caller): the level fits the
+        views on them, a dual level with :meth:`View.fit_centred_gram <rkmlearn.views.View.fit_centred_gram>`
+        (each kernel evaluated once, its statistics taken while the Gram matrix is built). None:
+        the views are fitted already (their centred Gram matrices are computed afresh).
 
     Returns
     -------
@@ -167,10 +176,12 @@ def solve_level(views, n_components, *, setting=LEVEL_DEFAULTS["setting"], solve
         )
     rng = check_random_state(random_state)
     if opts["setting"] == "dual":
-        return _dual_level(views, n_components, coupling, metric, opts, rng, keep_matrix, with_scores, name)
+        return _dual_level(views, Xs, n_components, coupling, metric, opts, rng, keep_matrix, with_scores, name)
     for matrix, what in ((coupling, "coupling"), (metric, "metric")):
         if matrix is not None:
             raise ValueError(f"{what} is an n x n matrix of the dual problem; use setting='dual'.")
+    for v, X in enumerate(Xs or []):
+        views[v].fit(X, name=_input_name(Xs, v))
     return _primal_level(views, n_components, opts, rng, keep_matrix, with_scores, name)
 
 
@@ -190,13 +201,18 @@ def _leading(matrix, s, rng, opts, name, *, size, scale, what, factor=None, metr
     return sub, opts["solver"] == "eig" or opts["rotate"]  # signs are fixed unless the basis is arbitrary
 
 
-def _dual_level(views, n_components, coupling, metric, opts, rng, keep_matrix, with_scores, name):
+def _input_name(Xs, v):
+    return "X" if len(Xs) == 1 else f"Xs[{v}]"
+
+
+def _dual_level(views, Xs, n_components, coupling, metric, opts, rng, keep_matrix, with_scores, name):
     """Algorithms 2 and 4: ``(K + coupling) H = H Lambda``, ``K = sum_v M_c K_v M_c`` (:eq:`eq-mv-dual-eig`);
     with a ``metric`` ``B``: ``(K + coupling) H = B H Lambda``."""
-    n = views[0].X_.shape[0]
+    n = (views[0].X_ if Xs is None else Xs[0]).shape[0]
     s = check_n_components(n_components, n - 1, what="n_samples - 1")
-    K_views = [_finite(view.centred_gram, f"the centred Gram matrix of view {v}", diagonal=True)
-               for v, view in enumerate(views)]
+    grams = [view.centred_gram if Xs is None else (lambda view=view, v=v: view.fit_centred_gram(Xs[v], name=_input_name(Xs, v)))
+             for v, view in enumerate(views)]
+    K_views = [_finite(gram, f"the centred Gram matrix of view {v}", diagonal=True) for v, gram in enumerate(grams)]
     K = K_views[0] if len(K_views) == 1 else np.sum(K_views, axis=0)
     scale = sum(view.scale_ for view in views)  # what centring cancelled: the rounding level of K
     restore = None

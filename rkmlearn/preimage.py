@@ -116,7 +116,8 @@ def kernel_smoother(k_centred, X_train, centerer, *, mean_term=None, top_k=None,
         any nonnegative smoother weights), used as given.
     mean_term : float or array-like of shape (m,), optional
         ``mu^T phi_c`` for each query. For ``phi_c = Phi_c^T alpha`` it is
-        ``(row_means_ - grand_mean_) @ alpha``. Default 0 (``phi_c`` orthogonal to the mean).
+        ``(row_means_ - grand_mean_) @ alpha``, a fitted view's
+        :meth:`~rkmlearn.views.View.preimage_mean_term`. Default 0 (``phi_c`` orthogonal to the mean).
     top_k : int, optional
         Keep only the ``top_k`` largest kernel values, ``1 <= top_k <= n``. ``top_k=1``
         returns the most similar training point.

@@ -61,12 +61,11 @@ class View(BaseEstimator):
     feature_mean_ : ndarray of shape (n_features_out,) or None
         Mean training feature vector ``mu`` (explicit features).
     centerer_ : GramCenterer
-        Training statistics for centring kernel rows (computed from the Gram matrix on first use
-        for a kernel view, from the features for an explicit one).
+        Training statistics for centring kernel rows (from the Gram matrix for a kernel view, from
+        the features for an explicit one; a streamed view's come from the level's pass).
     scale_ : float
         Largest uncentred kernel value ``max_i k(x_i, x_i)`` (``= max|k(x_i, x_j)|`` for a PSD
-        kernel): the magnitude centring cancels, so the rounding level of the centred problem (set
-        by :meth:`fit` for features, by :meth:`centred_gram` for kernels).
+        kernel): the magnitude centring cancels, so the rounding level of the centred problem.
     n_features_in_ : int
 
     Examples
@@ -85,8 +84,28 @@ class View(BaseEstimator):
         self.kernel_params = kernel_params
 
     @validate(X=array("{name}", dask=True))
-    def fit(self, X, y=None, *, name="X"):
-        """Store the training inputs and fit the feature map (no n x n work for a kernel view)."""
+    def fit(self, X, y=None, *, name="X", centre=True):
+        """Fit everything the view will be asked: inputs, feature map, centring statistics, ``scale_``.
+
+        A kernel view builds its training Gram matrix once for its statistics and keeps only them
+        (O(n)); a level that needs the centred matrix calls :meth:`fit_centred_gram` instead (the
+        kernel is evaluated once). ``centre=False``: a kernel view that is only asked UNcentred
+        quantities (:meth:`gram`, :meth:`kernel_rows`: Part III's LS-SVM systems, whose bias rows
+        take care of the offset) computes no statistics and no n x n matrix; its centred queries raise.
+        """
+        self._fit(X, name, None if centre else "uncentred")
+        return self
+
+    @validate(X=array("{name}", dask=True))
+    def fit_centred_gram(self, X, *, name="X"):
+        """:meth:`fit`, returning ``K_c = M_c K M_c`` (n, n) (:eq:`eq-centering-train`).
+
+        A kernel view centres its Gram matrix in place: the one n x n array of a dual fit.
+        """
+        return self._fit(X, name, "centred")
+
+    def _fit(self, X, name, gram):
+        """Fit; return the centred Gram matrix if ``gram == "centred"`` (``"uncentred"``: no statistics)."""
         dask = is_dask(X)
         if dask and self.feature_map is None:
             raise ValueError(f"{name} is a Dask array: only an explicit feature map (setting='primal') is streamed; "
@@ -99,8 +118,19 @@ class View(BaseEstimator):
             # a private copy: changing the user's Kernel instance later must not change the model
             kernel = "linear" if self.kernel is None else self.kernel
             self.kernel_ = copy.deepcopy(make_kernel(kernel, **(self.kernel_params or {})))
-            self.feature_map_, self.feature_mean_, self.scale_ = None, None, None
-            return self
+            self.feature_map_, self.feature_mean_ = None, None
+            if gram == "uncentred":
+                self.scale_ = None
+                return None
+            K = self.kernel_(self.X_)  # a fresh array, exactly symmetric by construction
+            with np.errstate(over="ignore", invalid="ignore"):  # an overflow is the level's error to report
+                # max |k(x_i, x_j)| = max_i k(x_i, x_i) for a PSD kernel: O(n) instead of a pass over K
+                self.scale_ = float(np.abs(np.diagonal(K)).max())
+                row_means = K.mean(axis=1)  # GramCenterer's statistics, without its checks of K
+                self.centerer_ = _centerer(row_means, float(row_means.mean()))
+            if gram == "centred":
+                return self.centerer_.transform_train_inplace(K)  # one n x n array: the peak of a dual fit
+            return None
         self.kernel_ = Linear()
         self.feature_map_ = clone(self.feature_map)
         if dask or X.shape[0] * self._n_out(X) * 8 > STREAM_BYTES:
@@ -110,7 +140,10 @@ class View(BaseEstimator):
             self.feature_map_.fit(first)
             self.streamed_ = True
             self.feature_mean_ = self.scale_ = None
-            return self
+            if gram == "centred":
+                raise ValueError(f"the features of this streamed view ({self.description}) are never stored: it has "
+                                 "no Gram matrix; use setting='primal'.")
+            return None
         Phi = self._features(self.feature_map_.fit_transform(X), X, "fit_transform")
         self.feature_mean_ = Phi.mean(axis=0)
         self._Phi_c = Phi - self.feature_mean_  # not in place: a transformer may return its input
@@ -122,7 +155,7 @@ class View(BaseEstimator):
                 f"the inner products of the features of X ({self.description}) overflowed: X is too large. "
                 "Rescale X (e.g. sklearn.preprocessing.StandardScaler)."
             )
-        return self
+        return self.centred_gram() if gram == "centred" else None
 
     def _n_out(self, X):
         """The number of features ``D`` the (unfitted) map will produce, without computing them."""
@@ -138,9 +171,7 @@ class View(BaseEstimator):
     def set_streamed_statistics(self, mean, scale, row_means):
         """The training statistics a streamed pass computed (see :func:`rkmlearn.level.solve_level`)."""
         self.feature_mean_, self.scale_ = mean, scale
-        self.centerer_ = GramCenterer()
-        self.centerer_.row_means_, self.centerer_.grand_mean_ = row_means, float(mean @ mean)
-        self.centerer_.n_samples_fit_ = row_means.shape[0]
+        self.centerer_ = _centerer(row_means, float(mean @ mean))
         return self
 
     @staticmethod
@@ -204,16 +235,12 @@ class View(BaseEstimator):
         return self.centred_features() + self.feature_mean_
 
     def centred_gram(self):
-        """Centred training Gram matrix ``K_c = M_c K M_c`` (n, n); fits ``centerer_`` (kernel view)."""
+        """Centred training Gram matrix ``K_c = M_c K M_c`` (n, n), computed afresh (the view is unchanged)."""
         self._check_fitted()
         if self.feature_map_ is not None:
             Phi_c = self.centred_features()
             return Phi_c @ Phi_c.T  # features already centred
-        K = self.kernel_(self.X_)  # a fresh array, exactly symmetric by construction
-        # max |k(x_i, x_j)| = max_i k(x_i, x_i) for a PSD kernel: O(n) instead of a pass over K
-        self.scale_ = float(np.abs(np.diagonal(K)).max())
-        self.centerer_ = GramCenterer()
-        return self.centerer_.fit_transform_inplace(K)  # one n x n array: the peak of a dual fit
+        return self._statistics().transform_train_inplace(self.kernel_(self.X_))  # the Gram matrix of fit, again
 
     def centred_features(self, X=None):
         """Centred features ``phi(x) - mu`` (m, d) of ``X``, or of the training inputs (None)."""
@@ -244,11 +271,43 @@ class View(BaseEstimator):
         self._check_fitted()
         if self.feature_map_ is not None:
             return self.centred_features(X) @ self.centred_features().T
-        if self.centerer_ is None:  # statistics of the training Gram matrix, on first use
-            self.centerer_ = GramCenterer().fit(self.kernel_(self.X_))
-        return self.centerer_.transform(self.kernel_(X, self.X_))
+        return self._statistics().transform(self.kernel_(X, self.X_))
+
+    def preimage_mean_term(self, alpha):
+        r"""``mu^T phi_c`` of the feature-space points ``phi_c = Phi_c^T alpha``: ``alpha @ (r - g)``.
+
+        What centring removed from the kernel values of such a point, the ``mean_term`` of
+        :func:`rkmlearn.preimage.kernel_smoother` (:eq:`eq-kernel-smoother-uncentre`): ``r`` are the
+        training Gram matrix's row means, ``g`` its grand mean (``r_i - g = mu^T phi_c(x_i)``).
+
+        Parameters
+        ----------
+        alpha : ndarray of shape (..., n_samples)
+            Dual coefficients of the points, one row each (e.g. ``h @ H.T``, or ``H.T`` itself for
+            the ``s`` directions of a level).
+
+        Returns
+        -------
+        ndarray of shape (...)
+        """
+        self._check_fitted()
+        centerer = self._statistics()
+        return alpha @ (centerer.row_means_ - centerer.grand_mean_)
+
+    def _statistics(self):
+        if self.centerer_ is None:
+            raise ValueError(f"this view ({self.description}) was fitted with centre=False: it has no centring "
+                             "statistics. Fit it with centre=True for centred Gram matrices and kernel rows.")
+        return self.centerer_
 
     def release(self):
         """Drop the stored training features (d_f-wide; recomputed if ever needed again)."""
         self._Phi_c = None
         return self
+
+
+def _centerer(row_means, grand_mean):
+    """A :class:`GramCenterer` holding given training statistics."""
+    centerer = GramCenterer()
+    centerer.row_means_, centerer.grand_mean_, centerer.n_samples_fit_ = row_means, grand_mean, row_means.shape[0]
+    return centerer

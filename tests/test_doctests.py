@@ -14,11 +14,12 @@ CORE_MODULES = [
     "rkmlearn.solvers.line_search", "rkmlearn.solvers.optimisers", "rkmlearn.solvers.objectives",
     "rkmlearn.solvers.generalized", "rkmlearn.solvers.iteration",
     "rkmlearn.models.kpca", "rkmlearn.models.multiview", "rkmlearn.models.probabilistic",
-    "rkmlearn.models.ppca_sampling", "rkmlearn.models.flowchart", "rkmlearn.models.deep.classifier",
+    "rkmlearn.models.ppca_sampling", "rkmlearn.models.ppca_likelihood",
+    "rkmlearn.models.flowchart", "rkmlearn.models.deep.classifier",
     "rkmlearn.models.deep.training", "rkmlearn.models.deep.objective", "rkmlearn.models.tensor",
     "rkmlearn.models.coding",
     "rkmlearn.models.selection", "rkmlearn.models.committee", "rkmlearn.models.mvlssvm",
-    "rkmlearn.models.latent_dynamics", "rkmlearn.models.recurrent",
+    "rkmlearn.models.recurrent.latent_dynamics", "rkmlearn.models.recurrent.forecaster",
 ]
 
 

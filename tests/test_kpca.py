@@ -378,3 +378,16 @@ def test_model_does_not_alias_caller_data(data):
     X_own[:] = 0.0  # the caller reuses its buffers...
     kernel.sigma = 10.0  # ...and its kernel
     np.testing.assert_array_equal(model.transform(X_new), before)
+
+
+def test_kpca_composes_the_shared_level_model_and_has_no_view_imputation():
+    """KPCA shares views, level and latent map with MultiViewKPCA, not its always-raising methods."""
+    from rkmlearn import MultiViewKPCA
+    from rkmlearn.models.latent import LatentModel
+
+    X = np.random.default_rng(0).normal(size=(20, 3))
+    model = KPCA(2, kernel_params={"sigma": 2.0}).fit(X)
+    assert isinstance(model, LatentModel) and not isinstance(model, MultiViewKPCA)
+    assert not hasattr(model, "predict_view") and not hasattr(model, "view_predictor")
+    twin = MultiViewKPCA(2, kernels=[KPCA(kernel_params={"sigma": 2.0}).fit(X).kernel_]).fit([X])
+    np.testing.assert_array_equal(model.transform(X[:5]), twin.transform([X[:5]]))

@@ -154,7 +154,7 @@ def test_dual_kpca_fit_holds_one_n_by_n_matrix():
 def test_sparse_coupling_equals_dense_and_leaves_the_scores_exact():
     import scipy.sparse
 
-    from rkmlearn.models.latent_dynamics import lag_matrix
+    from rkmlearn.models.recurrent.latent_dynamics import lag_matrix
 
     X = np.random.default_rng(3).normal(size=(60, 2))
     A = lag_matrix([1.0, 0.6, 0.2], 60)

@@ -11,7 +11,7 @@ from sklearn.kernel_ridge import KernelRidge
 from rkmlearn import RecurrentRKM
 from rkmlearn.datasets import sine_wave
 from rkmlearn.kernels import RBF
-from rkmlearn.models.latent_dynamics import (
+from rkmlearn.models.recurrent.latent_dynamics import (
     is_psd,
     krr_fit,
     krr_predict,
@@ -20,7 +20,7 @@ from rkmlearn.models.latent_dynamics import (
     latent_step,
     recursion_roots,
 )
-from rkmlearn.models.recurrent import MAX_STEPS, UnstableRecursionWarning
+from rkmlearn.models.recurrent.forecaster import MAX_STEPS, UnstableRecursionWarning
 from rkmlearn.preimage import kernel_smoother
 
 # most tests use p = 3 on purpose (a wrong index of eq. (8) shows there); its recursion grows, and
@@ -417,7 +417,7 @@ def test_the_fit_keeps_A_banded_and_the_automatic_solver_matches_dense_on_the_cl
     import tracemalloc
 
     from rkmlearn.datasets import load_santafe
-    from rkmlearn.models.latent_dynamics import lag_matrix
+    from rkmlearn.models.recurrent.latent_dynamics import lag_matrix
 
     x = load_santafe(source="bundled").series[:1000]
     models = {}

@@ -65,7 +65,7 @@ def test_transform_of_a_large_X_streams(monkeypatch):
     model = _fit_kpca(X)
     expected = model.transform(X)
     monkeypatch.setattr(views_module, "CHUNK_BYTES", 8 * 200 * 100)
-    from rkmlearn.models import multiview
+    from rkmlearn.models import latent as multiview
 
     monkeypatch.setattr(multiview, "STREAM_BYTES", 0)
     np.testing.assert_allclose(model.transform(X), expected, atol=1e-13)

@@ -89,3 +89,81 @@ def test_bad_views_raise(data):
         View().fit(X).check_input(np.ones((2, 2)), estimator="View")
     with pytest.raises(NotFittedError):
         View().gram()
+
+
+@pytest.mark.parametrize("make", [lambda: View(kernel="rbf", kernel_params={"sigma": 1.5}),
+                                  lambda: View(feature_map=RandomFourierFeatures(n_features=20, random_state=0))],
+                         ids=["kernel", "features"])
+def test_fit_computes_the_statistics_and_queries_never_change_the_view(data, make):
+    X, X_new = data
+    view = make().fit(X)
+    assert view.centerer_ is not None and np.isfinite(view.scale_)  # before any query
+    fitted = {k: np.copy(v) for k, v in vars(view).items() if isinstance(v, (np.ndarray, float))}
+    centerer = (view.centerer_.row_means_.copy(), view.centerer_.grand_mean_)
+    queried = [view.centred_kernel_rows(X_new), view.centred_gram(), view.gram(), view.centred_gram(),
+               view.centred_kernel_rows(X_new)]
+    np.testing.assert_array_equal(queried[0], queried[4])
+    np.testing.assert_array_equal(queried[1], queried[3])
+    for key, value in fitted.items():
+        np.testing.assert_array_equal(getattr(view, key), value)
+    np.testing.assert_array_equal(view.centerer_.row_means_, centerer[0])
+    assert view.centerer_.grand_mean_ == centerer[1]
+
+
+def test_fit_centred_gram_returns_the_matrix_of_fit(data):
+    X, _ = data
+    fitted = View(kernel="rbf", kernel_params={"sigma": 1.5}).fit(X)
+    view = View(kernel="rbf", kernel_params={"sigma": 1.5})
+    np.testing.assert_array_equal(view.fit_centred_gram(X), fitted.centred_gram())
+    assert view.scale_ == fitted.scale_
+    np.testing.assert_array_equal(view.centerer_.row_means_, fitted.centerer_.row_means_)
+
+
+def test_an_uncentred_view_builds_no_gram_matrix_and_refuses_centred_queries(data):
+    X, X_new = data
+    calls = []
+
+    class Counting(RBF):
+        def __call__(self, X, Y=None):
+            calls.append(Y is None)
+            return super().__call__(X, Y)
+
+    view = View(kernel=Counting(1.5)).fit(X, centre=False)
+    assert calls == [] and view.centerer_ is None
+    np.testing.assert_array_equal(view.gram(), View(kernel=RBF(1.5)).fit(X).gram())
+    for query in (view.centred_gram, lambda: view.centred_kernel_rows(X_new),
+                  lambda: view.preimage_mean_term(np.ones(X.shape[0]))):
+        with pytest.raises(ValueError, match="centre=False"):
+            query()
+
+
+@pytest.mark.parametrize("make", [lambda: View(kernel="rbf", kernel_params={"sigma": 1.5}),
+                                  lambda: View(feature_map=IdentityFeatures())], ids=["kernel", "features"])
+def test_preimage_mean_term_is_the_mean_times_the_point(data, make):
+    """``mu^T phi_c`` for ``phi_c = Phi_c^T alpha``: with explicit features, computed directly."""
+    X, _ = data
+    view = make().fit(X)
+    alpha = np.random.default_rng(1).normal(size=(4, X.shape[0]))
+    if view.explicit:
+        expected = (alpha @ view.centred_features()) @ view.feature_mean_
+    else:  # k(x_i, phi) = k_c,i + r_i + mu^T phi_c: the kernel smoother's uncentring (Chapter 7)
+        r, g = view.centerer_.row_means_, view.centerer_.grand_mean_
+        expected = alpha @ (r - g)
+    np.testing.assert_allclose(view.preimage_mean_term(alpha), expected, rtol=1e-12, atol=1e-12)
+    assert view.preimage_mean_term(alpha[0]).shape == ()
+
+
+def test_a_dual_fit_evaluates_the_training_kernel_once(data):
+    """The level fits the view while building its centred Gram matrix: no second n x n evaluation."""
+    from rkmlearn import KPCA
+
+    calls = []
+
+    class Counting(RBF):
+        def __call__(self, X, Y=None):
+            calls.append(Y is None)
+            return super().__call__(X, Y)
+
+    X, _ = data
+    KPCA(2, kernel=Counting(1.5)).fit(X)
+    assert calls == [True]

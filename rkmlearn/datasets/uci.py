@@ -236,73 +236,55 @@ def fetch_gas_turbine(data_home=None, *, sha256=None, download_if_missing=True, 
         DESCR=_describe("gas_turbine", folder, {m: _fetch.sha256(contents[m]) for m in sorted(contents)}),
     )
 
+def _docstring(summary, name, returns, examples):
+    """A fetcher's docstring: its summary, the common parameters, its ``Bunch``, the common errors, its examples."""
+    return (summary + _COMMON_PARAMETERS.format(name=name)
+            + "\n    Returns\n    -------\n    data : :class:`sklearn.utils.Bunch`\n" + returns
+            + _COMMON_RAISES + "\n    Examples\n    --------\n" + examples + "    ")
 
-fetch_chickenpox.__doc__ = (
+
+fetch_chickenpox.__doc__ = _docstring(
     """Hungarian Chickenpox Cases (UCI 580): weekly cases in 20 Hungarian counties, 2005-2014.
 
     **No published checksum is known for this file**: the first load records its SHA-256 beside
     it and warns (trust on first use); later loads are checked against that record. Pin a hash
     you trust with ``sha256=``.
-"""
-    + _COMMON_PARAMETERS.format(name="chickenpox")
-    + """
-    Returns
-    -------
-    data : :class:`sklearn.utils.Bunch`
-        ``data`` (n_weeks, 20) float64 case counts, ``feature_names`` (the county of each
+""",
+    "chickenpox",
+    """        ``data`` (n_weeks, 20) float64 case counts, ``feature_names`` (the county of each
         column, BUDAPEST first), ``dates`` (n_weeks,) datetime64[D], ``data_home``, ``DESCR``.
-"""
-    + _COMMON_RAISES
-    + """
-    Examples
-    --------
-    >>> from rkmlearn.datasets import fetch_chickenpox
+""",
+    """    >>> from rkmlearn.datasets import fetch_chickenpox
     >>> data = fetch_chickenpox()  # doctest: +SKIP
     >>> budapest = data.data[:, data.feature_names.index("BUDAPEST")]  # doctest: +SKIP
-    """
+""",
 )
-fetch_appliances_energy.__doc__ = (
+fetch_appliances_energy.__doc__ = _docstring(
     """Appliances Energy Prediction (UCI 374): a low-energy house every 10 minutes, 2016.
 
     The file ``energydata_complete.csv`` is verified by the SHA-256 in :data:`UCI_SHA256`.
-"""
-    + _COMMON_PARAMETERS.format(name="appliances_energy")
-    + """
-    Returns
-    -------
-    data : :class:`sklearn.utils.Bunch`
-        ``data`` (n_rows, 28) float64 (``Appliances`` first), ``feature_names``, ``dates``
+""",
+    "appliances_energy",
+    """        ``data`` (n_rows, 28) float64 (``Appliances`` first), ``feature_names``, ``dates``
         (n_rows,) datetime64[s], ``data_home``, ``DESCR``.
-"""
-    + _COMMON_RAISES
-    + """
-    Examples
-    --------
-    >>> from rkmlearn.datasets import fetch_appliances_energy
+""",
+    """    >>> from rkmlearn.datasets import fetch_appliances_energy
     >>> data = fetch_appliances_energy()  # doctest: +SKIP
     >>> appliances = data.data[:, 0]  # doctest: +SKIP
-    """
+""",
 )
-fetch_gas_turbine.__doc__ = (
+fetch_gas_turbine.__doc__ = _docstring(
     """Gas Turbine CO and NOx Emission Data Set (UCI 551): hourly, 2011-2015, five files.
 
     The files ``gt_2011.csv`` .. ``gt_2015.csv`` are verified by the SHA-256 in
     :data:`UCI_SHA256` and stacked in year order.
-"""
-    + _COMMON_PARAMETERS.format(name="gas_turbine")
-    + """
-    Returns
-    -------
-    data : :class:`sklearn.utils.Bunch`
-        ``data`` (n_rows, 11) float64 (columns AT, AP, AH, AFDP, GTEP, TIT, TAT, TEY, CDP, CO,
+""",
+    "gas_turbine",
+    """        ``data`` (n_rows, 11) float64 (columns AT, AP, AH, AFDP, GTEP, TIT, TAT, TEY, CDP, CO,
         NOX), ``feature_names``, ``year`` (n_rows,) int, ``data_home``, ``DESCR``.
-"""
-    + _COMMON_RAISES
-    + """
-    Examples
-    --------
-    >>> from rkmlearn.datasets import fetch_gas_turbine
+""",
+    """    >>> from rkmlearn.datasets import fetch_gas_turbine
     >>> data = fetch_gas_turbine()  # doctest: +SKIP
     >>> nox = data.data[:, data.feature_names.index("NOX")]  # doctest: +SKIP
-    """
+""",
 )

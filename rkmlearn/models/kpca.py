@@ -1,4 +1,8 @@
-"""Kernel PCA in its RKM form: :class:`KPCA`, the one-view :class:`~rkmlearn.MultiViewKPCA`."""
+"""Kernel PCA in its RKM form: :class:`KPCA`, one view through the level of :class:`~rkmlearn.MultiViewKPCA`.
+
+Both compose :class:`~rkmlearn.models.latent.LatentModel` (views, the level, the latent map); KPCA
+has no view to impute, so it has no ``predict_view``.
+"""
 
 from __future__ import annotations
 
@@ -9,12 +13,12 @@ from sklearn.utils.validation import check_is_fitted
 from .._validation import array, check_kernel_or_feature_map, checked_by, validate
 from ..base import ONE_VIEW_DEFAULTS, estimator_init, level_defaults
 from ..views import View, is_dask
-from .multiview import MultiViewKPCA
+from .latent import LatentModel
 
 __all__ = ["KPCA"]
 
 
-class KPCA(ClassNamePrefixFeaturesOutMixin, MultiViewKPCA):
+class KPCA(ClassNamePrefixFeaturesOutMixin, LatentModel):
     r"""Kernel principal component analysis as a Restricted Kernel Machine (Chapter 1).
 
     The RKM energy :eq:`eq-kpca-rkm-objective` (from PCA by the Fenchel-Young inequality
@@ -24,7 +28,7 @@ class KPCA(ClassNamePrefixFeaturesOutMixin, MultiViewKPCA):
     to :eq:`eq-kpca-projection` ``h(x) = Lambda^{-1} H^T k_c(x) = Lambda^{-1} W^T phi_c(x)``. With
     ``solver="stiefel"`` the top eigenspace is found on the Stiefel manifold
     (:eq:`eq-stiefel-trace`) and rotated (:eq:`eq-rotation`). This is the one-view case of
-    :class:`~rkmlearn.MultiViewKPCA` (same level solver, same conventions).
+    :class:`~rkmlearn.MultiViewKPCA` (the same level and latent map, same conventions).
 
     Conventions: ``eigenvalues_`` are those of ``K_c`` (not divided by N; scikit-learn's
     ``KernelPCA.eigenvalues_``); ``transform`` returns ``h(x)`` (scikit-learn's ``KernelPCA``
@@ -98,7 +102,6 @@ class KPCA(ClassNamePrefixFeaturesOutMixin, MultiViewKPCA):
         view = View(kernel=None if explicit else self.kernel, feature_map=self.feature_map,
                     kernel_params=self.kernel_params)
         self._fit_views([view], [X], names=["X"])
-        view = self.views_[0]
         self.n_features_in_ = X.shape[1]
         self.kernel_, self.feature_map_, self.feature_mean_ = view.kernel_, view.feature_map_, view.feature_mean_
         self.centerer_ = None if explicit else view.centerer_

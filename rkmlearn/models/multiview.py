@@ -1,8 +1,10 @@
 """Multi-view kernel PCA as an RKM in primal and dual: :class:`MultiViewKPCA` (Part I).
 
 The model is a list of :class:`~rkmlearn.views.View` objects plus one level
-(:func:`~rkmlearn.level.solve_level`); inference solves small ``s x s`` systems factored once at
-fit (:class:`~rkmlearn.solvers.linear.SymmetricSolver`) and maps imputed views back to inputs.
+(:func:`~rkmlearn.level.solve_level`), fitted and mapped to the latent space by
+:class:`~rkmlearn.models.latent.LatentModel`; view imputation solves small ``s x s`` systems
+factored once at fit (:class:`~rkmlearn.solvers.linear.SymmetricSolver`) and maps imputed views
+back to inputs.
 """
 
 from __future__ import annotations
@@ -10,23 +12,18 @@ from __future__ import annotations
 from numbers import Integral
 
 import numpy as np
-from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
-from .._validation import check_scalar_range, check_two_samples, checked_by, primal_needs_features, validate, views
-from ..base import LEVEL_DEFAULTS, estimator_init, level_options
-from ..level import solve_level
+from .._validation import check_scalar_range, checked_by, validate, views
+from ..base import LEVEL_DEFAULTS, estimator_init
 from ..preimage import kernel_smoother
-from ..solvers.eigen import rank_tolerance
 from ..solvers.linear import SymmetricSolver
-from ..views import STREAM_BYTES, View, row_chunks
+from .latent import LatentModel, make_views
 
 __all__ = ["MultiViewKPCA"]
 
-_ALGORITHMS = {("primal", "eig"): 1, ("dual", "eig"): 2, ("primal", "stiefel"): 3, ("dual", "stiefel"): 4}
 
-
-class MultiViewKPCA(TransformerMixin, BaseEstimator):
+class MultiViewKPCA(LatentModel):
     r"""Multi-view kernel PCA as a Restricted Kernel Machine, primal or dual, four algorithms.
 
     Views ``v = 1..V`` of the same ``n`` samples share one hidden feature ``h_i`` per sample
@@ -118,31 +115,7 @@ class MultiViewKPCA(TransformerMixin, BaseEstimator):
     # -- fit -----------------------------------------------------------------------------------
     def _make_views(self, n_views):
         """One unfitted :class:`View` per view from ``kernels`` and ``feature_maps``."""
-        kernels = self._per_view(self.kernels, "kernels", n_views)
-        feature_maps = self._per_view(self.feature_maps, "feature_maps", n_views)
-        for v, (kernel, fmap) in enumerate(zip(kernels, feature_maps)):
-            if fmap is not None and kernel is not None:
-                raise ValueError(
-                    f"view {v} has both kernels[{v}]={kernel!r} and feature_maps[{v}]; give one of them "
-                    "(with a feature map the kernel is the linear kernel of its features)."
-                )
-            if fmap is None and self.setting == "primal":
-                raise primal_needs_features(f"setting='primal' but feature_maps[{v}] is None",
-                                            "use setting='dual' to work with kernels")
-        return [View(kernel=k, feature_map=fm) for k, fm in zip(kernels, feature_maps)]
-
-    @staticmethod
-    def _per_view(value, name, n_views):
-        if value is None:
-            return [None] * n_views
-        if not isinstance(value, (list, tuple)):
-            raise ValueError(f"{name} must be a list with one entry per view (or None); got {type(value).__name__}.")
-        if len(value) != n_views:
-            raise ValueError(
-                f"{name} has {len(value)} entries but Xs has {n_views} views; pass one entry per view "
-                "(None for the default)."
-            )
-        return list(value)
+        return make_views(self.kernels, self.feature_maps, n_views, self.setting)
 
     @validate(Xs=views())
     def fit(self, Xs, y=None):
@@ -160,38 +133,17 @@ class MultiViewKPCA(TransformerMixin, BaseEstimator):
         if self.preimage_top_k is not None:
             check_scalar_range(self.preimage_top_k, "preimage_top_k", low=1, high=Xs[0].shape[0], low_inclusive=True,
                                integer=True)
-        return self._fit_views(self._make_views(len(Xs)), Xs, names=[f"Xs[{v}]" for v in range(len(Xs))])
-
-    def _fit_views(self, views, Xs, names):
-        """Fit ``views`` on ``Xs`` and solve the level (shared with :class:`~rkmlearn.KPCA`)."""
-        options = level_options(self)
-        check_two_samples(Xs[0].shape[0], names[0], "kernel PCA")
-        self.views_ = [view.fit(X, name=name) for view, X, name in zip(views, Xs, names)]
-        level = solve_level(self.views_, self.n_components, random_state=self.random_state,
-                            with_scores=len(views) > 1, name=type(self).__name__, **options)
-        for view in self.views_:
-            view.release()  # the n x d_f training features are not needed after fit
-        self.n_views_ = len(views)
+        level = self._fit_views(self._make_views(len(Xs)), Xs, names=[f"Xs[{v}]" for v in range(len(Xs))])
         self.n_features_in_ = [X.shape[1] for X in Xs]
-        self.algorithm_ = _ALGORITHMS[options["setting"], options["solver"]]
-        self.H_, self.Gamma_, self.Gamma_prime_ = level.H, level.Gamma, level.spectrum.Gamma_prime
-        self.eigenvalues_ = level.eigenvalues
-        self.explained_variance_ratio_ = level.eigenvalues / level.trace
-        self.history_, self.n_iter_ = level.spectrum.history, level.spectrum.n_iter
-        self.U_ = level.U if all(U is not None for U in level.U) else None
-        self.U_tilde_ = level.U_tilde
-        self._view_weights = level.U  # U_v per view, None for a kernel view
         self._scores = level.scores  # K_{v,c} H = Phi_{v,c} U_v: imputed kernel values
-        self._factor_gammas(level)
         return self
 
     def _factor_gammas(self, level):
         """Factor ``Gamma`` (latent map) and ``Gamma - U_v^T U_v`` per view (imputation), once."""
-        floor = rank_tolerance(self.H_.shape[0]) * float(self.eigenvalues_[0])
-        self._gamma_solver = SymmetricSolver(self.Gamma_, "Gamma", floor=floor)
+        floor = super()._factor_gammas(level)
         if level.scores is None:  # one view: nothing to impute from
             self._impute_solvers = []
-            return
+            return floor
         # U_v^T U_v, or H^T K_{v,c} H in the dual (equal at the optimum)
         shares = [U.T @ U for U in level.U] if level.U_tilde is not None else [self.H_.T @ E for E in level.scores]
         advice = "The given views carry no information about some latent component: use fewer n_components."
@@ -199,6 +151,7 @@ class MultiViewKPCA(TransformerMixin, BaseEstimator):
             SymmetricSolver(self.Gamma_ - share, f"Gamma - U_{v}^T U_{v} (target={v})", floor=floor, advice=advice)
             for v, share in enumerate(shares)
         ]
+        return floor
 
     # -- inference -----------------------------------------------------------------------------
     def _check_views_in(self, Xs, *, target=None):
@@ -232,15 +185,6 @@ class MultiViewKPCA(TransformerMixin, BaseEstimator):
             out.append(X)
         return out
 
-    def _score_sum(self, Xs, exclude=None):
-        """``sum_{w != exclude} U_w^T phi_{w,c}(x)`` (= ``H^T k_{w,c}(x)`` for kernel views), (m, s)."""
-        total = 0.0
-        for v, (view, X) in enumerate(zip(self.views_, Xs)):
-            if v != exclude:
-                U = self._view_weights[v]
-                total = total + (_features_times(view, X, U) if U is not None else view.centred_kernel_rows(X) @ self.H_)
-        return total
-
     @validate(Xs=checked_by("_check_views_in"))
     def transform(self, Xs):
         """Hidden features of new samples with all views given, :eq:`eq-mv-latent`.
@@ -258,13 +202,9 @@ class MultiViewKPCA(TransformerMixin, BaseEstimator):
         """
         return self._latent(Xs)
 
-    def _latent(self, Xs):
-        """``h(x) = Gamma^{-1} sum_v U_v^T phi_{v,c}(x_v)`` of validated views (:eq:`eq-mv-latent`)."""
-        return self._gamma_solver.solve(self._score_sum(Xs).T).T
-
     def fit_transform(self, Xs, y=None):
         """Fit and return ``H_`` (a copy)."""
-        return self.fit(Xs).H_.copy()
+        return super().fit_transform(Xs, y)
 
     @validate(then=lambda a: a.update(Xs=a["self"]._impute_inputs(a["Xs"], a["target"])))
     def predict_view(self, Xs, target, *, return_latent=False):
@@ -329,13 +269,6 @@ class MultiViewKPCA(TransformerMixin, BaseEstimator):
         if self.U_tilde_ is not None:
             mean_term = h @ (self.U_[v].T @ view.feature_mean_)
         else:
-            r, g = view.centerer_.row_means_, view.centerer_.grand_mean_
-            mean_term = (h @ self.H_.T) @ (r - g)  # phi_c = Phi_c^T alpha, alpha = H h
+            mean_term = view.preimage_mean_term(h @ self.H_.T)  # phi_c = Phi_c^T alpha, alpha = H h
         return kernel_smoother(k_c, view.X_, view.centerer_, mean_term=mean_term, top_k=self.preimage_top_k)
 
-
-def _features_times(view, X, U):
-    """``phi_c(X) U``, (m, s), a chunk of rows at a time: never the m x D features of a large X."""
-    if X.shape[0] * U.shape[0] * 8 <= STREAM_BYTES:
-        return view.centred_features(X) @ U
-    return np.vstack([view.centred_features(X[rows]) @ U for rows in row_chunks(X.shape[0], U.shape[0])])

@@ -110,7 +110,7 @@ class MultiViewLSSVM(ClassifierMixin, BaseEstimator):
         self.classes_, y_index = check_class_labels(y, n, type(self).__name__, samples_name="Xs")
         self.codebook_ = output_codebook(len(self.classes_), self.coding)
         Y = encode_labels(y_index, self.codebook_)
-        self.views_ = [view.fit(X, name=f"Xs[{v}]") for v, (view, X) in enumerate(zip(shape._make_views(V), Xs))]
+        self.views_ = [view.fit(X, name=f"Xs[{v}]", centre=False) for v, (view, X) in enumerate(zip(shape._make_views(V), Xs))]
         self.n_views_ = V
         M = np.kron(Ginv, np.eye(n))  # e = (G^{-1} kron I) (y (.) alpha)
         for v, view in enumerate(self.views_):

@@ -11,7 +11,68 @@ from __future__ import annotations
 import numpy as np
 import scipy.linalg
 
-__all__ = ["kernel_noise", "kernel_samples", "feature_samples"]
+from .._validation import check_array, check_random_state, check_scalar_range
+
+__all__ = ["kernel_noise", "kernel_samples", "feature_samples", "sample_coordinates", "check_latent", "resolve_space"]
+
+SPACES = ("auto", "kernel", "feature", "input")
+
+
+def resolve_space(space, setting, explicit):
+    """The output space of a decoding or a sample: ``"auto"`` is "feature" in the primal, "kernel" in the dual."""
+    if not isinstance(space, str) or space not in SPACES:
+        raise ValueError(f"space={space!r} is not supported; use one of {list(SPACES)}.")
+    if space == "auto":
+        return "feature" if setting == "primal" else "kernel"
+    if space == "feature" and not explicit:
+        raise ValueError(
+            "space='feature' needs explicit features, but the model was fitted with an implicit kernel "
+            "(feature_map=None); use space='kernel' or space='input'."
+        )
+    return space
+
+
+def check_latent(H, n_components, name):
+    """Latent vectors ``H`` as an (m, n_components) array (one 1-D vector: m = 1)."""
+    H = check_array(H, name, ensure_2d=False)
+    H = H[None, :] if H.ndim == 1 else H
+    if H.shape[1] != n_components:
+        raise ValueError(
+            f"{name} must have n_components = {n_components} columns (one per latent coordinate); got shape "
+            f"{H.shape}. Pad unused coordinates with zeros."
+        )
+    return H
+
+
+def sample_coordinates(n_components, rank, n_samples=None, latent=None, noise=None, random_state=None):
+    """The coordinates ``u = (u_q, u_rest)`` of generated samples: drawn ``N(0, I)``, or given.
+
+    Without ``latent``: ``n_samples`` (default 1) draws of both from ``random_state``. With it:
+    ``u_q = latent`` and ``u_rest = noise`` (None: no noise part). Returns ``(U_q, U_rest)``,
+    shapes (m, n_components) and (m, rank) or None.
+    """
+    if latent is None:
+        n = 1 if n_samples is None else check_scalar_range(n_samples, "n_samples", low=1, low_inclusive=True,
+                                                            integer=True)
+        rng = random_state if isinstance(random_state, np.random.Generator) else check_random_state(random_state)
+        U_q, U_rest = rng.standard_normal((n, n_components)), rng.standard_normal((n, rank))
+    else:
+        U_q, U_rest = check_latent(latent, n_components, "latent"), None
+        if n_samples is not None and n_samples != U_q.shape[0]:
+            raise ValueError(
+                f"n_samples={n_samples!r} does not match latent, which has {U_q.shape[0]} rows; leave "
+                "n_samples=None when latent is given."
+            )
+        if noise is not None:
+            U_rest = check_array(noise, "noise")
+            if U_rest.shape != (U_q.shape[0], rank):
+                raise ValueError(
+                    f"noise must have shape {(U_q.shape[0], rank)} (one row per latent row, rank_ "
+                    f"columns); got {U_rest.shape}."
+                )
+    if latent is None and noise is not None:
+        raise ValueError("noise fixes the noise coordinates of given latent rows; pass latent as well.")
+    return U_q, U_rest
 
 
 def kernel_noise(U_rest, F, pivots, E, *, with_beta=True):

@@ -2,7 +2,8 @@
 
 One :class:`~rkmlearn.views.View` and one level (:func:`~rkmlearn.level.solve_level`) give the
 leading eigenpairs; the maximum-likelihood parameters (``sigma^2``, ``A``, ``W``) follow in closed
-form; generation lives in :mod:`rkmlearn.models.ppca_sampling`. The derivations, and the paper's
+form (:mod:`rkmlearn.models.ppca_likelihood`, with the log-density); generation lives in
+:mod:`rkmlearn.models.ppca_sampling`. The derivations, and the paper's
 formulas that had to be derived again, are in Chapters 6 and 7.
 """
 
@@ -13,58 +14,18 @@ import scipy.linalg
 from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
-from .._validation import (array, check_array, check_kernel_or_feature_map, check_random_state, check_scalar_range,
-                           check_two_samples, checked_by, validate)
+from .._validation import array, check_kernel_or_feature_map, check_scalar_range, check_two_samples, checked_by, validate
 from ..base import ONE_VIEW_DEFAULTS, estimator_init, level_defaults, level_options
 from ..level import solve_level
 from ..preimage import check_top_k, kernel_smoother
 from ..solvers.eigen import rank_tolerance
 from ..solvers.linear import pivoted_cholesky
 from ..views import View
-from .ppca_sampling import feature_samples, kernel_noise, kernel_samples
+from .ppca_likelihood import log_density, noise_variance, residual_energy
+from .ppca_sampling import (check_latent, feature_samples, kernel_noise, kernel_samples, resolve_space,
+                            sample_coordinates)
 
 __all__ = ["ProbabilisticKPCA"]
-
-_SPACES = ("auto", "kernel", "feature", "input")
-
-
-def _residual_energy(F, basis):
-    """``||(I - basis basis^T) F||_F^2`` = ``trace(F F^T) - sum_{p<=q} lambda_p`` without cancellation."""
-    residual = F - basis @ (basis.T @ F)
-    return float(np.einsum("ij,ij->", residual, residual))
-
-
-def _distinct(a, b):
-    """``a`` and ``b`` with the fewest significant digits (at least 6) that tell them apart."""
-    for digits in range(6, 18):
-        shown = f"{a:.{digits}g}", f"{b:.{digits}g}"
-        if shown[0] != shown[1]:
-            return shown
-    return repr(a), repr(b)
-
-
-def ml_noise_variance(tail, n_samples, rank, n_components, bound):
-    """``sigma^2_ML = sum_{p>q} lambda_p / (N (r - q))`` (:eq:`eq-ppca-sigma2-ml`), checked.
-
-    ``tail`` is ``sum_{p>q} lambda_p``; ``bound = lambda_q / N`` (a mean of values ``<= lambda_{q+1}
-    / N`` is within it up to rounding, so it is clipped there).
-    """
-    q, r = n_components, rank
-    if q >= r:
-        fix = (f"Use n_components <= {r - 1}, or a float sigma2 (e.g. sigma2={bound / 2!r})." if r > 1 else
-               f"Pass a float sigma2 (e.g. sigma2={bound / 2!r}) or data of higher rank (more samples).")
-        raise ValueError(
-            f"n_components={q} leaves no discarded direction: dim(H_E) = rank(K_c) = {r}, and sigma2='ml' "
-            f"is the mean variance of the rank - n_components discarded directions. {fix}"
-        )
-    sigma2 = min(max(tail, 0.0) / (n_samples * (r - q)), bound)
-    if not sigma2 > 0.0:
-        raise ValueError(
-            f"n_components={q}: the discarded variance is zero up to rounding, so sigma2_ML = 0; use fewer "
-            "n_components or a float sigma2."
-        )
-    return sigma2
-
 
 class ProbabilisticKPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     r"""Probabilistic PCA in feature space, trained in its primal or its dual form (Chapters 6-7).
@@ -183,8 +144,8 @@ class ProbabilisticKPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseE
         check_two_samples(X.shape[0], "X", "probabilistic PCA")
         explicit = self.feature_map is not None
         view = View(kernel=None if explicit else self.kernel, feature_map=self.feature_map,
-                    kernel_params=self.kernel_params).fit(X)
-        level = solve_level([view], self.n_components, random_state=self.random_state, keep_matrix=not explicit,
+                    kernel_params=self.kernel_params)
+        level = solve_level([view], self.n_components, Xs=[X], random_state=self.random_state, keep_matrix=not explicit,
                             with_scores=False, name="ProbabilisticKPCA", **options)
         self.view_, self.n_features_in_, self.X_fit_ = view, X.shape[1], view.X_
         self.kernel_, self.feature_map_, self.feature_mean_ = view.kernel_, view.feature_map_, view.feature_mean_
@@ -199,7 +160,7 @@ class ProbabilisticKPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseE
             self.V_ = level.U[0] / np.sqrt(values)  # v_p = Phi_c^T eps_p / sqrt(lambda_p)
         S, basis = self._subspace_gram(level.matrix)
         F, _, self.rank_ = pivoted_cholesky(S, values[0])
-        self._set_parameters(values, _residual_energy(F, basis), float(np.trace(S)), X.shape[0], S.shape[0])
+        self._set_parameters(values, residual_energy(F, basis), float(np.trace(S)), X.shape[0], S.shape[0])
         self._n_features_out = self.E_.shape[1]  # names for get_feature_names_out
         return self
 
@@ -220,24 +181,12 @@ class ProbabilisticKPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseE
 
     def _set_parameters(self, values, tail, trace, n_samples, rank_size):
         q, r = values.shape[0], self.rank_
-        tol = rank_tolerance(rank_size)
-        if q > r or values[-1] <= tol * values[0]:
+        if q > r:  # the level's rank rule passed the eigenvalues; the factor's rank (Weyl-bounded) may be lower
             raise ValueError(
                 f"n_components={q} exceeds the numerical rank {r} of the centred kernel matrix, dim(H_E) = {r} "
-                f"(eigenvalues <= {tol:.1e} * largest count as zero); use n_components <= {r}."
+                f"(eigenvalues <= {rank_tolerance(rank_size):.1e} * largest count as zero); use n_components <= {r}."
             )
-        bound = float(values[-1] / n_samples)
-        if isinstance(self.sigma2, str):
-            sigma2 = ml_noise_variance(tail, n_samples, r, q, bound)
-        else:
-            sigma2 = float(self.sigma2)
-            if sigma2 > bound:  # the advice prints the exact bound (repr): passing it works
-                shown, limit = _distinct(sigma2, bound)
-                raise ValueError(
-                    f"sigma2={shown} exceeds the bound sigma2 <= lambda_q / N = {limit} (Prop. 3/6, q = "
-                    f"n_components = {q}, N = {n_samples}): W_ML needs lambda_q / N - sigma2 >= 0. Pass "
-                    f"sigma2 <= {bound!r}, sigma2='ml', or fewer n_components."
-                )
+        sigma2 = noise_variance(self.sigma2, values, tail, n_samples, r)
         self.eigenvalues_, self.sigma2_ = values, sigma2
         self.explained_variance_ratio_ = values / trace
         self.total_variance_ = trace / n_samples
@@ -251,7 +200,7 @@ class ProbabilisticKPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseE
         else:
             self.W_ = None
         self._KcA = self.E_ * (values * scale)  # K_c A (= Phi_c W): maps h to (k_c)_MAP
-        self._mean_of_A = (self.centerer_.row_means_ - self.centerer_.grand_mean_) @ self.A_  # h -> mu^T phi_c
+        self._mean_of_A = self.view_.preimage_mean_term(self.A_.T)  # h -> mu^T phi_c (phi_c = Phi_c^T A h)
         self.view_.release()  # N x d training features: recomputed on the rare calls that need them
 
     # -- helpers -------------------------------------------------------------------------------
@@ -280,29 +229,6 @@ class ProbabilisticKPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseE
         # F F^T = K_c: the centred features of the pivot samples span H_E
         return np.linalg.qr(self.view_.centred_features()[piv].T)[0]
 
-    def _resolve_space(self, space):
-        if not isinstance(space, str) or space not in _SPACES:
-            raise ValueError(f"space={space!r} is not supported; use one of {list(_SPACES)}.")
-        if space == "auto":
-            return "feature" if self.setting == "primal" else "kernel"
-        if space == "feature" and self.feature_map_ is None:
-            raise ValueError(
-                "space='feature' needs explicit features, but the model was fitted with an implicit kernel "
-                "(feature_map=None); use space='kernel' or space='input'."
-            )
-        return space
-
-    def _check_latent(self, H, name):
-        q = self.A_.shape[1]
-        H = check_array(H, name, ensure_2d=False)
-        H = H[None, :] if H.ndim == 1 else H
-        if H.shape[1] != q:
-            raise ValueError(
-                f"{name} must have n_components = {q} columns (one per latent coordinate); got shape {H.shape}. "
-                "Pad unused coordinates with zeros."
-            )
-        return H
-
     # -- inference -----------------------------------------------------------------------------
     @validate(X=checked_by("_check_X"))
     def transform(self, X):
@@ -310,8 +236,15 @@ class ProbabilisticKPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseE
 
         The mean of :eq:`eq-ppca-dual-posterior` / :eq:`eq-ppca-latent-posterior`:
         ``(A^T K_c A + sigma^2 I)^{-1} A^T k_c`` with ``A^T K_c A + sigma^2 I = Lambda_q / N``. With
-        explicit features the primal form is used (no kernel rows). ``X`` (n_samples_new, n_features_in_)
-        gives ``H`` (n_samples_new, n_components).
+        explicit features the primal form is used (no kernel rows).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples_new, n_features_in_)
+
+        Returns
+        -------
+        H : ndarray of shape (n_samples_new, n_components)
         """
         N = self.A_.shape[0]
         if self.W_ is not None:
@@ -351,8 +284,8 @@ class ProbabilisticKPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseE
         out : ndarray of shape (m, n_features_out), (m, n_samples_fit) or (m, n_features_in_)
         """
         check_is_fitted(self, "A_")
-        space = self._resolve_space(space)
-        H = self._check_latent(H, "H")
+        space = resolve_space(space, self.setting, self.feature_map_ is not None)
+        H = check_latent(H, self.A_.shape[1], "H")
         if space == "feature":
             return H @ self.W_.T + self.feature_mean_
         k_c = H @ self._KcA.T
@@ -390,30 +323,9 @@ class ProbabilisticKPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseE
         samples : ndarray of shape (m, n_samples_fit), (m, n_features_out) or (m, n_features_in_)
         """
         check_is_fitted(self, "A_")
-        space = self._resolve_space(space)
-        q = self.A_.shape[1]
-        if latent is None:
-            n = 1 if n_samples is None else check_scalar_range(n_samples, "n_samples", low=1, low_inclusive=True,
-                                                                integer=True)
-            seed = self.random_state if random_state is None else random_state
-            rng = seed if isinstance(seed, np.random.Generator) else check_random_state(seed)
-            U_q, U_rest = rng.standard_normal((n, q)), rng.standard_normal((n, self.rank_))
-        else:
-            U_q, U_rest = self._check_latent(latent, "latent"), None
-            if n_samples is not None and n_samples != U_q.shape[0]:
-                raise ValueError(
-                    f"n_samples={n_samples!r} does not match latent, which has {U_q.shape[0]} rows; leave "
-                    "n_samples=None when latent is given."
-                )
-            if noise is not None:
-                U_rest = check_array(noise, "noise")
-                if U_rest.shape != (U_q.shape[0], self.rank_):
-                    raise ValueError(
-                        f"noise must have shape {(U_q.shape[0], self.rank_)} (one row per latent row, rank_ "
-                        f"columns); got {U_rest.shape}."
-                    )
-        if latent is None and noise is not None:
-            raise ValueError("noise fixes the noise coordinates of given latent rows; pass latent as well.")
+        space = resolve_space(space, self.setting, self.feature_map_ is not None)
+        seed = self.random_state if random_state is None else random_state
+        U_q, U_rest = sample_coordinates(self.A_.shape[1], self.rank_, n_samples, latent, noise, seed)
         if self.feature_map_ is not None:
             Q = None if U_rest is None else self._feature_basis()
             phi_c = feature_samples(U_q, self.V_, self.eigenvalues_, self.A_.shape[0], self.sigma2_, U_rest, Q)
@@ -424,7 +336,7 @@ class ProbabilisticKPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseE
             noise = None if U_rest is None else kernel_noise(U_rest, *self.noise_factor(), self.E_,
                                                              with_beta=space == "input")
             k_c, alpha = kernel_samples(U_q, self.E_, self.eigenvalues_, self.sigma2_, noise)
-            mean_term = alpha @ (self.centerer_.row_means_ - self.centerer_.grand_mean_)
+            mean_term = self.view_.preimage_mean_term(alpha)
         if space == "kernel":
             return k_c
         return kernel_smoother(k_c, self.X_fit_, self.centerer_, mean_term=mean_term,
@@ -452,7 +364,7 @@ class ProbabilisticKPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseE
         -------
         log_density : ndarray of shape (n_samples_new,)
         """
-        N, q = self.A_.shape
+        N = self.A_.shape[0]
         if self.feature_map_ is not None:
             phi_c = self.view_.centred_features(X)
             y = phi_c @ self.V_
@@ -466,10 +378,7 @@ class ProbabilisticKPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseE
             # which v_p has coordinates F^T eps_p / sqrt(lambda_p) (F = P [L11; L21], F F^T = K_c)
             z = scipy.linalg.solve_triangular(F[piv], k_c[:, piv].T, lower=True).T
             perp = z - y @ ((F.T @ self.E_) / np.sqrt(self.eigenvalues_)).T
-        r = self.rank_
-        log_det = np.sum(np.log(self.eigenvalues_ / N)) + (r - q) * np.log(self.sigma2_)
-        mahalanobis = (y**2 @ (N / self.eigenvalues_)) + np.einsum("ij,ij->i", perp, perp) / self.sigma2_
-        return -0.5 * (r * np.log(2.0 * np.pi) + log_det + mahalanobis)
+        return log_density(y, perp, self.eigenvalues_, N, self.sigma2_, self.rank_)
 
     def score(self, X, y=None):
         """Mean log-density ``mean(score_samples(X))`` (larger is better; same kernel for comparisons)."""

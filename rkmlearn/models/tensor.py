@@ -21,7 +21,7 @@ from .._validation import (check_array, check_bool, check_class_labels, check_n_
                            check_scalar_range, check_views, checked_by, primal_needs_features, validate)
 from ..base import estimator_init
 from ..solvers.linear import BorderedSolver, SymmetricSolver
-from .multiview import MultiViewKPCA
+from .latent import make_views
 from .coding import CODINGS, decode_outputs, encode_labels, output_codebook
 
 __all__ = ["TensorMultiViewRKM", "coupled_kernel", "DECISIONS"]
@@ -273,11 +273,11 @@ class TensorMultiViewRKM(ClassifierMixin, BaseEstimator):
         return np.split(X, np.cumsum(sizes)[:-1], axis=1), True
 
     def _make_views(self, n_views):
-        """One unfitted View per view; the per-view checks are MultiViewKPCA's (dual setting)."""
+        """One unfitted View per view; the per-view checks are :func:`~rkmlearn.models.latent.make_views`'s."""
         kernels = self.kernels
         if kernels is not None and not isinstance(kernels, (list, tuple)):
             kernels = [kernels] * n_views  # one kernel for every view
-        return MultiViewKPCA(kernels=kernels, feature_maps=self.feature_maps)._make_views(n_views)
+        return make_views(kernels, self.feature_maps, n_views)
 
     def _checked_form(self, Xs):
         """The rule of :meth:`fit`: ``Xs`` checked, in the form given (a list of views, or one array)."""
@@ -305,7 +305,8 @@ class TensorMultiViewRKM(ClassifierMixin, BaseEstimator):
         self.classes_, y_index = check_class_labels(y, n, type(self).__name__, samples_name="Xs")
         self.codebook_ = output_codebook(len(self.classes_), self.coding)
         Y = encode_labels(y_index, self.codebook_)
-        self.views_ = [view.fit(X, name=f"Xs[{v}]") for v, (view, X) in enumerate(zip(self._make_views(len(Xs)), Xs))]
+        self.views_ = [view.fit(X, name=f"Xs[{v}]", centre=False)  # uncentred: eq. (12) has bias rows
+                       for v, (view, X) in enumerate(zip(self._make_views(len(Xs)), Xs))]
         self.n_views_ = len(Xs)
         # one array given: scikit-learn's int; a list of views: one int per view
         self.n_features_in_ = sum(X.shape[1] for X in Xs) if single else [X.shape[1] for X in Xs]

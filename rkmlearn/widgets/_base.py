@@ -136,6 +136,13 @@ def encode_png(rgba) -> bytes:
     stamp, no software name, so the bytes depend on the pixels only (and on zlib, whose output
     for a given level is stable).
 
+    Why not Pillow (issue 23): the frames stored in the book must keep their bytes, and Pillow
+    cannot write them. Its PNG encoder deflates with zlib's ``memLevel=9`` (fixed in its C code;
+    :func:`zlib.compress` uses 8) and splits ``IDAT`` at 64 KiB, so its file differs for every
+    stored frame (118 of 118, same chunks, palette and filtered rows otherwise); and its
+    palette mapping (``quantize(palette=...)``) looks colours up in a cache of 6-bit cells, so it
+    is not the nearest colour (white, itself in the palette, became ``(252, 252, 252)``).
+
     Parameters
     ----------
     rgba : array-like of shape (height, width, 4) or (height, width, 3), dtype uint8

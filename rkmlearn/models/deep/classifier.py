@@ -231,8 +231,8 @@ class DeepRKMClassifier(ClassifierMixin, TransformerMixin, BaseEstimator):
         median = median_distance(X) if auto_sigma or self.smoother_sigma is None else None
         if auto_sigma:
             level1_params = {**(level1_params or {}), "sigma": median}  # the paper's rule
-        view = View(kernel=kernel_names[0], kernel_params=level1_params).fit(X)
-        K0_c = view.centred_gram()
+        view = View(kernel=kernel_names[0], kernel_params=level1_params)
+        K0_c = view.fit_centred_gram(X)
         if np.abs(K0_c).max() <= rank_tolerance(n) * view.scale_:
             raise ValueError(
                 f"X: the centred kernel matrix of level 1 ({view.description}) is zero to rounding, i.e. all "

@@ -102,8 +102,8 @@ def initial_levels(init, X, view, s, kernels, rng):
     seed = rng.randint(np.iinfo(np.int32).max)  # ARPACK's start vector: the same H for the same seed
     Hs = [solve_level([view], s[0], random_state=seed, name="DeepRKMClassifier level 1").H]
     for j, (sj, kernel) in enumerate(zip(s[1:], kernels), start=2):
-        level_view = View(kernel=kernel).fit(Hs[-1], name=f"H_{j - 1}")
-        Hs.append(solve_level([level_view], sj, random_state=seed, name=f"DeepRKMClassifier level {j}").H)
+        Hs.append(solve_level([View(kernel=kernel)], sj, random_state=seed, name=f"DeepRKMClassifier level {j}",
+                              Xs=[Hs[-1]]).H)  # the level fits the view: one kernel evaluation
     return Hs
 
 

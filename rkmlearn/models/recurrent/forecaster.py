@@ -1,31 +1,24 @@
-r"""The recurrent RKM (Pandey et al., 2022): latent dynamics for time-series forecasting (Part V).
-
-Training is one RKM level with a coupling (:eq:`eq-rrkm-eig`): the ``s`` leading eigenpairs of
-``K + A``, ``K`` the centred kernel matrix of the training steps and ``A`` the banded Toeplitz
-matrix of the lag weights (:mod:`rkmlearn.models.latent_dynamics`), through
-:func:`rkmlearn.level.solve_level` with ``coupling=A``. Forecasting runs the latent recursion
-:eq:`eq-rrkm-recursion` and maps each new latent to the input space by a pre-image of
-:eq:`eq-rrkm-feature` (kernel smoother or kernel ridge regression), one step at a time in the
-loop of :class:`rkmlearn.forecasting.RecursiveForecaster`.
-"""
+r"""The recurrent RKM estimator, :class:`RecurrentRKM` (Part V); its pure pieces are in
+:mod:`rkmlearn.models.recurrent.latent_dynamics`."""
 
 from __future__ import annotations
 
 import warnings
 
 import numpy as np
-import scipy.sparse
 from sklearn.utils.validation import check_is_fitted
 
-from .._validation import check_array, check_option, check_scalar_range, validate
-from ..base import LEVEL_DEFAULTS, LEVEL_OPTIONS, check_parameters, estimator_init
-from ..forecasting import RecursiveForecaster
-from ..kernels import RBF, squared_euclidean_distances
-from ..level import solve_level
-from ..preimage import kernel_smoother
-from ..views import View
+from ..._validation import check_array, check_option, check_scalar_range, validate
+from ...base import LEVEL_DEFAULTS, LEVEL_OPTIONS, check_parameters, estimator_init
+from ...forecasting import RecursiveForecaster
+from ...kernels import RBF, squared_euclidean_distances
+from ...level import solve_level
+from ...preimage import kernel_smoother
+from ...views import View
 from .latent_dynamics import (
     LAG_FAMILIES,
+    banded_lag_matrix,
+    check_series,
     is_psd,
     krr_fit,
     krr_predict,
@@ -33,6 +26,7 @@ from .latent_dynamics import (
     lag_weights,
     latent_step,
     recursion_roots,
+    standardise,
 )
 
 __all__ = ["RecurrentRKM", "PREIMAGES", "PSD_CHECKS", "UnstableRecursionWarning"]
@@ -53,33 +47,6 @@ MAX_STEPS = 10_000_000
 
 class UnstableRecursionWarning(UserWarning):
     """The latent recursion of a fitted :class:`RecurrentRKM` grows: a root off the unit circle."""
-
-
-def _banded_lag_matrix(a, T):
-    """``lag_matrix(a, T)`` as a sparse DIA array: the ``2p + 1`` diagonals ``a_{|l|}``, ``|l| <= p``."""
-    lags = range(-min(len(a) - 1, T - 1), min(len(a) - 1, T - 1) + 1)
-    return scipy.sparse.dia_array(scipy.sparse.diags([np.full(T - abs(l), a[abs(l)]) for l in lags], list(lags),
-                                                     shape=(T, T)))
-
-
-def _check_series(series):
-    X = check_array(series, "series", ensure_2d=False)
-    if X.ndim == 1:
-        X = X[:, None]
-    return X
-
-
-def _standardise(X):
-    """Mean, standard deviation and standardised values. Columns whose largest magnitude is outside
-    [1e-150, 1e150] are divided by it first, so that the squares neither overflow (values near 1e300)
-    nor underflow (values near 1e-300); other columns are used as given."""
-    peak = np.abs(X).max(axis=0)
-    peak[(peak >= 1e-150) & (peak <= 1e150) | (peak == 0.0)] = 1.0
-    Xn = X / peak
-    mean, std = Xn.mean(axis=0), Xn.std(axis=0)
-    if np.any(std <= 0.0):
-        raise ValueError("series is constant (standard deviation 0); nothing to forecast.")
-    return peak * mean, peak * std, (Xn - mean) / std
 
 
 class RecurrentRKM(RecursiveForecaster):
@@ -136,7 +103,7 @@ class RecurrentRKM(RecursiveForecaster):
         multi-view RKM code of the paper's authors keeps about 10.
     psd : {"ignore", "warn", "raise"}, default="ignore"
         ``"warn"`` / ``"raise"``: test ``K + A`` for positive semi-definiteness
-        (:func:`~rkmlearn.models.latent_dynamics.is_psd`, a Cholesky factorisation) and warn /
+        (:func:`~rkmlearn.models.recurrent.latent_dynamics.is_psd`, a Cholesky factorisation) and warn /
         raise a ``ValueError`` when it is indefinite. ``"ignore"`` skips the test (``psd_`` is None).
     eigen_solver : {"auto", "dense", "arpack", "block"}, default="auto"
     random_state : int, RandomState, Generator or None, default=None
@@ -166,7 +133,7 @@ class RecurrentRKM(RecursiveForecaster):
         ``h_{T-2p+1}, ..., h_T``: the start of the recursion.
     growth_rate_ : float
         The largest ``|z|`` over the roots of the recursion's characteristic polynomials
-        (:func:`~rkmlearn.models.latent_dynamics.recursion_roots`): forecast latents grow like
+        (:func:`~rkmlearn.models.recurrent.latent_dynamics.recursion_roots`): forecast latents grow like
         ``growth_rate_ ** m``. 1 for ``p = 1``; above 1, :meth:`fit` warns
         (:class:`UnstableRecursionWarning`).
 
@@ -221,7 +188,7 @@ class RecurrentRKM(RecursiveForecaster):
         -------
         self
         """
-        X = _check_series(series)
+        X = check_series(series)
         a = self._weights()
         p = a.shape[0] - 1
         q = check_scalar_range(self.window, "window", low=1, low_inclusive=True, integer=True)
@@ -242,13 +209,13 @@ class RecurrentRKM(RecursiveForecaster):
         preimage = check_option(self.preimage, "preimage", PREIMAGES)
         psd = check_option(self.psd, "psd", PSD_CHECKS)
         opts = check_parameters({"eigen_solver": self.eigen_solver}, LEVEL_OPTIONS)
-        self.mean_, self.scale_, Z = _standardise(X)
+        self.mean_, self.scale_, Z = standardise(X)
         if q > 1:  # rows (z_{t-q+1}, ..., z_t), flattened oldest first
             Z = np.lib.stride_tricks.sliding_window_view(Z, q, axis=0).transpose(0, 2, 1).reshape(T, -1)
-        self.view_ = View(kernel=self.kernel, kernel_params=self.kernel_params).fit(Z, name="series")
+        self.view_ = View(kernel=self.kernel, kernel_params=self.kernel_params)  # fitted on Z by the level
         self.a_ = a
-        A = _banded_lag_matrix(a, T)  # O(T p) memory: added to K in place, no second T x T array
-        self.level_ = solve_level([self.view_], self.n_components, coupling=A, keep_matrix=psd != "ignore",
+        A = banded_lag_matrix(a, T)  # O(T p) memory: added to K in place, no second T x T array
+        self.level_ = solve_level([self.view_], self.n_components, Xs=[Z], coupling=A, keep_matrix=psd != "ignore",
                                   random_state=self.random_state, name=type(self).__name__, **opts)
         self.H_ = self.level_.H
         self.eigenvalues_ = self.level_.eigenvalues
@@ -268,8 +235,7 @@ class RecurrentRKM(RecursiveForecaster):
         self.last_latents_ = self.H_[T - 2 * p:].copy()
         self._check_growth(p)
         self._E = self.level_.scores[0]
-        centerer = self.view_.centerer_
-        self._mean_row = self.H_.T @ (centerer.row_means_ - centerer.grand_mean_)  # mu^T phi_c = (H h)^T (r - g)
+        self._mean_row = self.view_.preimage_mean_term(self.H_.T)  # mu^T phi_c = h @ _mean_row for phi_c = Phi_c^T H h
         if self.preimage_top_k is not None:  # checked for either pre-image: set_params may switch to the smoother
             check_scalar_range(self.preimage_top_k, "preimage_top_k", low=1, high=T,
                                              low_inclusive=True, high_inclusive=True, integer=True)
@@ -341,17 +307,8 @@ class RecurrentRKM(RecursiveForecaster):
                                top_k=self.preimage_top_k)
 
     def preimage_of(self, latents):
-        """Input-space values of latents, the pre-image of :eq:`eq-rrkm-feature`, original units.
-
-        Parameters
-        ----------
-        latents : array-like of shape (m, s)
-
-        Returns
-        -------
-        X : ndarray of shape (m, d)
-            The last time step of each pre-image window (the whole pre-image when ``window=1``).
-        """
+        """Input-space values (m, d) of ``latents`` (m, s): the pre-image of :eq:`eq-rrkm-feature`, in the
+        original units; the last time step of each pre-image window (the whole pre-image when ``window=1``)."""
         check_is_fitted(self, "H_")
         latents = check_array(latents, "latents")
         if latents.shape[1] != self.H_.shape[1]:

@@ -20,14 +20,15 @@ from __future__ import annotations
 
 import numpy as np
 import scipy.linalg
+import scipy.sparse
 from scipy.linalg import LinAlgError
 
-from .._validation import array, check_array, check_option, check_scalar_range, validate
-from ..solvers.eigen import rank_tolerance
-from ..solvers.linear import SymmetricSolver
+from ..._validation import array, check_array, check_option, check_scalar_range, validate
+from ...solvers.eigen import rank_tolerance
+from ...solvers.linear import SymmetricSolver
 
 __all__ = ["LAG_FAMILIES", "lag_weights", "lag_matrix", "is_psd", "latent_step", "recursion_roots", "krr_fit",
-           "krr_predict"]
+           "krr_predict", "banded_lag_matrix", "check_series", "standardise"]
 
 #: The two families of lag weights of the paper (section 2.1).
 LAG_FAMILIES = ("gaussian", "indicator")
@@ -244,3 +245,31 @@ def krr_fit(Z, Y, kernel, alpha):
 def krr_predict(Z_new, Z, B, kernel):
     """Predictions ``k(Z_new, Z) B`` of :func:`krr_fit`'s model, shape (m, d)."""
     return kernel(Z_new, Z) @ B
+
+
+def banded_lag_matrix(a, T):
+    """``lag_matrix(a, T)`` as a sparse DIA array: the ``2p + 1`` diagonals ``a_{|l|}``, ``|l| <= p``."""
+    lags = range(-min(len(a) - 1, T - 1), min(len(a) - 1, T - 1) + 1)
+    return scipy.sparse.dia_array(scipy.sparse.diags([np.full(T - abs(l), a[abs(l)]) for l in lags], list(lags),
+                                                     shape=(T, T)))
+
+
+def check_series(series):
+    """A training series as a (T, d) array (a 1-D series is one column)."""
+    X = check_array(series, "series", ensure_2d=False)
+    if X.ndim == 1:
+        X = X[:, None]
+    return X
+
+
+def standardise(X):
+    """Mean, standard deviation and standardised values. Columns whose largest magnitude is outside
+    [1e-150, 1e150] are divided by it first, so that the squares neither overflow (values near 1e300)
+    nor underflow (values near 1e-300); other columns are used as given."""
+    peak = np.abs(X).max(axis=0)
+    peak[(peak >= 1e-150) & (peak <= 1e150) | (peak == 0.0)] = 1.0
+    Xn = X / peak
+    mean, std = Xn.mean(axis=0), Xn.std(axis=0)
+    if np.any(std <= 0.0):
+        raise ValueError("series is constant (standard deviation 0); nothing to forecast.")
+    return peak * mean, peak * std, (Xn - mean) / std
