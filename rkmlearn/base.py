@@ -22,9 +22,11 @@ __all__ = [
     "LEVEL_DEFAULTS",
     "check_parameters",
     "estimator_init",
+    "REQUIRED",
     "ONE_VIEW_DEFAULTS",
     "level_defaults",
     "level_options",
+    "LEVEL_RULES",
     "warn_not_converged",
 ]
 
@@ -78,11 +80,15 @@ def level_defaults(*without):
     return {name: value for name, value in LEVEL_DEFAULTS.items() if name not in without}
 
 
+#: The "default" of a required parameter in an :func:`estimator_init` table.
+REQUIRED = inspect.Parameter.empty
+
+
 def estimator_init(positional, keyword):
     """An estimator ``__init__`` that stores its parameters unchanged (scikit-learn's rule).
 
     ``positional`` and ``keyword`` map names to defaults (positional-or-keyword, then keyword-only
-    parameters). The function carries the real signature, so ``get_params``, ``clone``, ``repr``
+    parameters; :data:`REQUIRED` for none). The function carries the real signature, so ``get_params``, ``clone``, ``repr``
     and ``help`` see the parameters; models declare theirs in one table instead of repeating
     ``self.x = x`` lines.
 
@@ -134,6 +140,15 @@ def level_options(estimator, **fixed):
     values = {name: params[name] for name in LEVEL_OPTIONS if name in params}
     values.update(fixed)
     return check_parameters(values, LEVEL_OPTIONS)
+
+
+def _level_option(value, name, arguments):
+    """Rule (:func:`~rkmlearn._validation.validate`) of one level option, against :data:`LEVEL_OPTIONS`."""
+    return check_parameters({name: value}, LEVEL_OPTIONS)[name]
+
+
+#: The declared checks of :func:`rkmlearn.level.solve_level`'s options (run when a user calls it).
+LEVEL_RULES = {name: _level_option for name in LEVEL_OPTIONS}
 
 
 def warn_not_converged(who, n_iter, message):

@@ -20,29 +20,38 @@ from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, Transfo
 from sklearn.utils.validation import check_is_fitted
 
 from ._validation import (
+    array,
     check_array,
+    check_kernel_params,
     check_n_components,
     check_n_features,
     check_random_state,
     check_scalar_range,
+    validate,
 )
 from .kernels import RBF, Linear, make_kernel
 
 __all__ = ["IdentityFeatures", "RandomFourierFeatures", "NystroemFeatures"]
 
 
+def _fitted_input(X, param, arguments):
+    """Rule of ``transform``: a fitted map, ``X`` with the columns seen in ``fit``."""
+    feature_map = arguments["self"]
+    check_is_fitted(feature_map, "n_features_in_")
+    X = check_array(X, "X")
+    check_n_features(X, feature_map.n_features_in_, "X", estimator_name=feature_map)
+    return X
+
+
+#: The checks of ``fit`` and ``transform`` (once, at the door: a view's calls inside a fit trust them).
+fit_input, transform_input = validate(X=array()), validate(X=_fitted_input)
+
+
 class _FeatureMap(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
-    """Shared plumbing: input checks and the scikit-learn attributes."""
+    """Shared plumbing: the scikit-learn attributes."""
 
-    def _check_fit_input(self, X):
-        X = check_array(X, "X")
+    def _record_input(self, X):
         self.n_features_in_ = X.shape[1]
-        return X
-
-    def _check_transform_input(self, X):
-        check_is_fitted(self, "n_features_in_")
-        X = check_array(X, "X")
-        check_n_features(X, self.n_features_in_, "X", estimator_name=self)
         return X
 
     @property
@@ -75,15 +84,17 @@ class IdentityFeatures(_FeatureMap):
     array([[1., 2.]])
     """
 
+    @fit_input
     def fit(self, X, y=None):
         """Record the number of features of ``X``; returns ``self``."""
-        X = self._check_fit_input(X)
+        X = self._record_input(X)
         self.n_features_out_ = X.shape[1]
         return self
 
+    @transform_input
     def transform(self, X):
         """Return a float64 copy of ``X`` (shape ``(n_samples, n_features_in_)``)."""
-        return self._check_transform_input(X).copy()
+        return X.copy()
 
     def get_kernel(self):
         """The linear kernel, :class:`~rkmlearn.kernels.Linear`."""
@@ -137,22 +148,23 @@ class RandomFourierFeatures(_FeatureMap):
         self.n_features = n_features
         self.random_state = random_state
 
+    @fit_input
     def fit(self, X, y=None):
         """Draw ``Omega`` (``n_features_in_ x D``) and ``b`` (``D``); returns ``self``."""
         sigma = check_scalar_range(self.sigma, "sigma", low=0.0)
         D = check_scalar_range(
             self.n_features, "n_features", low=1, low_inclusive=True, integer=True
         )
-        X = self._check_fit_input(X)
+        X = self._record_input(X)
         rng = check_random_state(self.random_state)
         self.omega_ = rng.normal(0.0, 1.0 / sigma, size=(X.shape[1], D))
         self.offset_ = rng.uniform(0.0, 2.0 * np.pi, size=D)
         self.n_features_out_ = D
         return self
 
+    @transform_input
     def transform(self, X):
         """Map ``X`` to ``Z = sqrt(2/D) cos(X Omega + b)``, shape ``(n_samples, D)``."""
-        X = self._check_transform_input(X)
         Z = X @ self.omega_
         Z += self.offset_
         np.cos(Z, out=Z)
@@ -221,20 +233,13 @@ class NystroemFeatures(_FeatureMap):
 
     def get_kernel(self):
         """The kernel ``make_kernel(kernel, **kernel_params)`` that the features approximate."""
-        params = self.kernel_params
-        if params is None:
-            params = {}
-        elif not isinstance(params, dict):
-            raise ValueError(
-                f"kernel_params must be a dict such as {{'sigma': 2.0}} or None; got "
-                f"{type(params).__name__}."
-            )
-        return make_kernel(self.kernel, **params)
+        return make_kernel(self.kernel, **(check_kernel_params(self.kernel_params) or {}))
 
+    @fit_input
     def fit(self, X, y=None):
         """Sample the landmarks and compute ``K_mm^{-1/2}``; returns ``self``."""
         kernel = self.get_kernel()
-        X = self._check_fit_input(X)
+        X = self._record_input(X)
         n_samples = X.shape[0]
         m = check_n_components(self.n_components, n_samples, "n_components")
         rng = check_random_state(self.random_state)
@@ -258,7 +263,7 @@ class NystroemFeatures(_FeatureMap):
         self.n_features_out_ = U.shape[1]
         return self
 
+    @transform_input
     def transform(self, X):
         """Map ``X`` to ``Z = k_m(X) U_r Lambda_r^{-1/2}`` of shape (n_samples, n_features_out_)."""
-        X = self._check_transform_input(X)
         return self.kernel_(X, self.components_) @ self.normalization_

@@ -16,7 +16,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, clone
 from sklearn.utils.validation import check_is_fitted
 
-from ._validation import check_array, check_bool, check_scalar_range
+from ._validation import check_array, check_bool, check_scalar_range, checked_by, validate
 
 __all__ = ["RecursiveForecaster", "NARForecaster"]
 
@@ -44,6 +44,7 @@ class RecursiveForecaster(BaseEstimator):
     PROGRESS_FROM = 10_000
     _fitted = "model_"
 
+    @validate()  # history is checked once, by _start; the steps trust it
     def forecast(self, steps, history=None, *, progress=None):
         """Recursive multi-step forecast.
 
@@ -151,6 +152,7 @@ class NARForecaster(RecursiveForecaster):
         s = getattr(self.model, "n_components", None)
         return max(2, s + 1) if isinstance(s, Integral) and not isinstance(s, bool) and s > 0 else 2
 
+    @validate()  # the series is checked below, once; the model's fit trusts its windows
     def fit(self, series, y=None):
         """Fit on a 1-D training series (long enough for ``lag`` and the model; see the errors).
 
@@ -218,14 +220,20 @@ class NARForecaster(RecursiveForecaster):
             ) from exc
         return self
 
-    def predict(self, windows):
-        """One-step predictions for windows of past values (original units), shape (m, lag + 1) -> (m,)."""
+    def _check_windows(self, windows):
+        """The rule of :meth:`predict`: a fitted forecaster, windows of ``lag + 1`` values."""
         check_is_fitted(self, "model_")
         W = check_array(windows, "windows")
         if W.shape[1] != self.n_inputs_:
             raise ValueError(
                 f"windows must have lag + 1 = {self.n_inputs_} columns (x_(l-lag), ..., x_l), got {W.shape[1]}."
             )
+        return W
+
+    @validate(windows=checked_by("_check_windows"))
+    def predict(self, windows):
+        """One-step predictions for windows of past values (original units), shape (m, lag + 1) -> (m,)."""
+        W = windows
         z = self.model_.predict_view([(W - self.mean_) / self.scale_, None], target=1)[:, 0]
         return z * self.scale_ + self.mean_
 

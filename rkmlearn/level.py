@@ -20,8 +20,9 @@ import numpy as np
 import scipy.sparse
 from scipy.linalg.blas import dsyrk
 
-from ._validation import check_n_components, check_random_state
-from .base import LEVEL_DEFAULTS, LEVEL_OPTIONS, check_parameters, warn_not_converged
+from ._validation import (check_array, check_n_components, check_random_state, check_two_samples, primal_needs_features,
+                          validate)
+from .base import LEVEL_DEFAULTS, LEVEL_RULES, warn_not_converged
 from .solvers.eigen import SYMMETRY_RTOL, check_leading_eigenvalues, check_symmetric_matrix, flip_signs
 from .solvers.generalized import check_metric
 from .solvers.subspace import StiefelOptions, Subspace, leading_subspace
@@ -89,6 +90,15 @@ def _finite(compute, what, *, diagonal=False):
     return value
 
 
+def _level_inputs(arguments):
+    """The checks of :func:`solve_level`'s data: ``Xs`` (when given), at least 2 samples to centre."""
+    Xs = arguments["Xs"]
+    if Xs is not None:
+        arguments["Xs"] = Xs = [check_array(X, _input_name(Xs, v)) for v, X in enumerate(Xs)]
+    check_two_samples((arguments["views"][0].X_ if Xs is None else Xs[0]).shape[0], arguments["name"], "an RKM level")
+
+
+@validate(then=_level_inputs, **LEVEL_RULES)
 def solve_level(views, n_components, *, setting=LEVEL_DEFAULTS["setting"], solver=LEVEL_DEFAULTS["solver"],
                 rescale=LEVEL_DEFAULTS["rescale"], rotate=LEVEL_DEFAULTS["rotate"], coupling=None, metric=None,
                 eigen_solver=LEVEL_DEFAULTS["eigen_solver"], optimizer=LEVEL_DEFAULTS["optimizer"],
@@ -157,12 +167,8 @@ def solve_level(views, n_components, *, setting=LEVEL_DEFAULTS["setting"], solve
     >>> level.H.shape, bool(np.allclose(level.H.T @ level.H, np.eye(2)))
     ((30, 2), True)
     """
-    opts = check_parameters(dict(setting=setting, solver=solver, rescale=rescale, rotate=rotate,
-                                 eigen_solver=eigen_solver, optimizer=optimizer, learning_rate=learning_rate,
-                                 max_iter=max_iter, tol=tol, verbose=verbose), LEVEL_OPTIONS)
-    n = (views[0].X_ if Xs is None else Xs[0]).shape[0]
-    if n < 2:
-        raise ValueError(f"{name} needs at least 2 samples to centre the features; got 1. Pass more samples.")
+    opts = dict(setting=setting, solver=solver, rescale=rescale, rotate=rotate, eigen_solver=eigen_solver,
+                optimizer=optimizer, learning_rate=learning_rate, max_iter=max_iter, tol=tol, verbose=verbose)
     if not opts["rescale"] and opts["setting"] != "primal":
         raise ValueError(
             "rescale=False only applies to setting='primal' (U = U~ Lambda^{1/2} is a primal step; the "
@@ -264,10 +270,7 @@ def _primal_level(views, n_components, opts, rng, keep_matrix, with_scores, name
     """Algorithms 1 and 3: ``C U~ = U~ Lambda``, ``C = Phi_c^T Phi_c`` (:eq:`eq-mv-primal-eig`)."""
     if not all(view.explicit for view in views):
         bad = next(v for v, view in enumerate(views) if not view.explicit)
-        raise ValueError(
-            f"setting='primal' needs an explicit feature map in every view, but view {bad} has an implicit "
-            f"{views[bad].description}. Give it a feature map (e.g. IdentityFeatures()) or use setting='dual'."
-        )
+        raise primal_needs_features(f"setting='primal' but view {bad} has an implicit {views[bad].description}")
     if any(view.streamed_ for view in views):
         return _streamed_primal_level(views, n_components, opts, rng, keep_matrix, with_scores, name)
     Phis = [view.centred_features() for view in views]

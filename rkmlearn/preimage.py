@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validation import check_array, check_scalar_range
+from ._validation import array, check_array, check_scalar_range, validate
 
 __all__ = ["kernel_smoother", "SUM_RTOL"]
 
@@ -22,31 +22,27 @@ SUM_RTOL = float(np.sqrt(np.finfo(np.float64).eps))
 
 
 def _check_centerer(centerer, n_train):
+    """A fitted GramCenterer of ``n_train`` training samples, or None (uncentred values)."""
     if centerer is None:  # the values are uncentred kernel values already: nothing to undo
-        return np.zeros(n_train)
-    row_means = getattr(centerer, "row_means_", None)
-    grand_mean = getattr(centerer, "grand_mean_", None)
-    if row_means is None or grand_mean is None:
+        return
+    if getattr(centerer, "row_means_", None) is None or getattr(centerer, "grand_mean_", None) is None:
         raise ValueError(
             "centerer must be a fitted rkmlearn.kernels.GramCenterer (with row_means_ and "
             f"grand_mean_); got {centerer!r}. Call GramCenterer().fit(K_train) on the uncentred "
             "training Gram matrix, or pass the model's centerer_."
         )
-    row_means = np.asarray(row_means, dtype=np.float64)
-    if row_means.shape != (n_train,):
+    fitted_on = np.shape(centerer.row_means_)[0]
+    if np.shape(centerer.row_means_) != (n_train,):
         raise ValueError(
-            f"centerer was fitted on {row_means.shape[0]} training samples but X_train has "
+            f"centerer was fitted on {fitted_on} training samples but X_train has "
             f"{n_train}; pass the centerer fitted on the Gram matrix of X_train."
         )
-    return row_means
 
 
 def _check_mean_term(mean_term, n_queries):
-    if mean_term is None:
-        return np.zeros(n_queries)
-    if np.ndim(mean_term) == 0:
-        value = check_scalar_range(mean_term, "mean_term")
-        return np.full(n_queries, value)
+    """None, a number, or one value per query row (the body broadcasts it)."""
+    if mean_term is None or np.ndim(mean_term) == 0:
+        return mean_term if mean_term is None else check_scalar_range(mean_term, "mean_term")
     mean_term = check_array(mean_term, "mean_term", ensure_2d=False)
     if mean_term.shape != (n_queries,):
         raise ValueError(
@@ -56,6 +52,29 @@ def _check_mean_term(mean_term, n_queries):
     return mean_term
 
 
+def check_top_k(top_k, n_train):
+    """``top_k`` of :func:`kernel_smoother`: None, or an integer in ``[1, n_train]`` (for callers that pass it on)."""
+    if top_k is None:
+        return None
+    return check_scalar_range(top_k, "top_k", low=1, high=n_train, low_inclusive=True, integer=True)
+
+
+def _smoother_inputs(arguments):
+    """The checks of :func:`kernel_smoother` (after ``k_centred`` and ``X_train``), once at the door."""
+    m, n = arguments["k_centred"].shape
+    if arguments["X_train"].shape[0] != n:
+        raise ValueError(
+            f"k_centred has {n} columns but X_train has {arguments['X_train'].shape[0]} rows; k_centred must "
+            "hold one column per training point, in the order of the rows of X_train."
+        )
+    _check_centerer(arguments["centerer"], n)
+    arguments["mean_term"] = _check_mean_term(arguments["mean_term"], m)
+    arguments["top_k"] = check_top_k(arguments["top_k"], n)
+    if not isinstance(arguments["clamp"], (bool, np.bool_)):
+        raise ValueError(f"clamp must be True or False; got {arguments['clamp']!r}.")
+
+
+@validate(k_centred=array(), X_train=array(), then=_smoother_inputs)
 def kernel_smoother(k_centred, X_train, centerer, *, mean_term=None, top_k=None, clamp=True,
                     return_weights=False):
     r"""Kernel-smoother pre-image of feature-space points given by centred kernel values.
@@ -126,20 +145,9 @@ def kernel_smoother(k_centred, X_train, centerer, *, mean_term=None, top_k=None,
     >>> kernel_smoother(K_c[[1]], X, centerer, mean_term=[mean_term], top_k=1)
     array([[1., 0.]])
     """
-    k_centred = check_array(k_centred, "k_centred")
-    X_train = check_array(X_train, "X_train")
     m, n = k_centred.shape
-    if X_train.shape[0] != n:
-        raise ValueError(
-            f"k_centred has {n} columns but X_train has {X_train.shape[0]} rows; k_centred must "
-            "hold one column per training point, in the order of the rows of X_train."
-        )
-    row_means = _check_centerer(centerer, n)
-    mean_term = _check_mean_term(mean_term, m)
-    if top_k is not None:
-        top_k = check_scalar_range(top_k, "top_k", low=1, high=n, low_inclusive=True, integer=True)
-    if not isinstance(clamp, (bool, np.bool_)):
-        raise ValueError(f"clamp must be True or False; got {clamp!r}.")
+    row_means = np.zeros(n) if centerer is None else np.asarray(centerer.row_means_, dtype=np.float64)
+    mean_term = np.zeros(m) if mean_term is None else np.broadcast_to(np.asarray(mean_term, dtype=np.float64), (m,))
 
     # Scale each row by its largest term before adding: kernel values near 1e308 must not overflow
     # the sum (the weights, a ratio, do not change).

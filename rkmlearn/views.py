@@ -15,7 +15,8 @@ import numpy as np
 from sklearn.base import BaseEstimator, clone
 from sklearn.exceptions import NotFittedError
 
-from ._validation import check_array, check_n_features
+from ._validation import (array, check_array, check_kernel_or_feature_map, check_n_features, is_dask,
+                          primal_needs_features, validate)
 from .features import IdentityFeatures
 from .kernels import GramCenterer, Linear, make_kernel
 
@@ -27,11 +28,6 @@ __all__ = ["View", "is_dask", "row_chunks", "STREAM_BYTES", "CHUNK_BYTES"]
 STREAM_BYTES = 2**28  # 256 MB
 #: Features of one chunk of rows: about this many bytes.
 CHUNK_BYTES = 2**26  # 64 MB
-
-
-def is_dask(X):
-    """True for a ``dask.array.Array`` (checked by module, so that Dask stays optional)."""
-    return type(X).__module__.split(".")[0] == "dask" and hasattr(X, "to_delayed")
 
 
 def row_chunks(n, width):
@@ -87,6 +83,7 @@ class View(BaseEstimator):
         self.feature_map = feature_map
         self.kernel_params = kernel_params
 
+    @validate(X=array("{name}", dask=True))
     def fit(self, X, y=None, *, name="X", centre=True):
         """Fit everything the view will be asked: inputs, feature map, centring statistics, ``scale_``.
 
@@ -99,6 +96,7 @@ class View(BaseEstimator):
         self._fit(X, name, None if centre else "uncentred")
         return self
 
+    @validate(X=array("{name}", dask=True))
     def fit_centred_gram(self, X, *, name="X"):
         """:meth:`fit`, returning ``K_c = M_c K M_c`` (n, n) (:eq:`eq-centering-train`).
 
@@ -112,9 +110,7 @@ class View(BaseEstimator):
         if dask and self.feature_map is None:
             raise ValueError(f"{name} is a Dask array: only an explicit feature map (setting='primal') is streamed; "
                              "pass a feature_map, or a NumPy array.")
-        X = _check_dask(X, name) if dask else check_array(X, name)
-        if self.kernel_params is not None and not isinstance(self.kernel_params, dict):
-            raise ValueError(f"kernel_params must be a dict such as {{'sigma': 2.0}} or None, got {self.kernel_params!r}.")
+        check_kernel_or_feature_map(self.kernel, self.kernel_params, self.feature_map, "dual", default_kernel=None)
         self.X_, self.n_features_in_ = (X if dask else X.copy()), X.shape[1]  # copy: the caller may reuse its buffer
         self.input_mean_ = np.asarray(X.mean(axis=0))
         self.centerer_, self._Phi_c, self.streamed_ = None, None, False
@@ -135,16 +131,6 @@ class View(BaseEstimator):
             if gram == "centred":
                 return self.centerer_.transform_train_inplace(K)  # one n x n array: the peak of a dual fit
             return None
-        if not (hasattr(self.feature_map, "fit_transform") and hasattr(self.feature_map, "transform")):
-            raise ValueError(
-                f"feature_map must be a transformer with fit_transform and transform (e.g. "
-                f"rkmlearn.features.RandomFourierFeatures()), got {self.feature_map!r}."
-            )
-        if self.kernel is not None or self.kernel_params is not None:
-            raise ValueError(
-                "kernel and kernel_params are not used when feature_map is given (the kernel is then the "
-                "linear kernel of the features); leave them None, or set feature_map=None."
-            )
         self.kernel_ = Linear()
         self.feature_map_ = clone(self.feature_map)
         if dask or X.shape[0] * self._n_out(X) * 8 > STREAM_BYTES:
@@ -226,7 +212,11 @@ class View(BaseEstimator):
         return f"kernel {self.kernel_!r}"
 
     def check_input(self, X, name="X", estimator=None):
-        """Validate new inputs of this view: a 2-D finite array with the training columns."""
+        """Validate new inputs of this view: a 2-D finite array with the training columns.
+
+        The rule of a model's inference methods (they are validated once, at the door; what they
+        call inside trusts these inputs).
+        """
         X = check_array(X, name)
         check_n_features(X, self.n_features_in_, name, estimator_name=estimator)
         return X
@@ -256,10 +246,7 @@ class View(BaseEstimator):
         """Centred features ``phi(x) - mu`` (m, d) of ``X``, or of the training inputs (None)."""
         self._check_fitted()
         if self.feature_map_ is None:
-            raise ValueError(
-                f"this view has an implicit {self.description}: it has no explicit features. Give it a "
-                "feature_map (e.g. rkmlearn.features.IdentityFeatures()) to use the primal setting."
-            )
+            raise primal_needs_features(f"this view has an implicit {self.description} and no explicit features")
         if X is None:
             if self.streamed_:
                 raise ValueError(
@@ -324,12 +311,3 @@ def _centerer(row_means, grand_mean):
     centerer = GramCenterer()
     centerer.row_means_, centerer.grand_mean_, centerer.n_samples_fit_ = row_means, grand_mean, row_means.shape[0]
     return centerer
-
-
-def _check_dask(X, name):
-    """A 2-D float Dask array chunked by rows only (its values are checked chunk by chunk when used)."""
-    if X.ndim != 2 or not np.issubdtype(X.dtype, np.number):
-        raise ValueError(f"{name} must be a 2-D numeric Dask array (rows = samples); got ndim={X.ndim}, dtype={X.dtype}.")
-    if len(X.chunks[1]) != 1:
-        X = X.rechunk({1: -1})  # the feature map needs whole rows
-    return X.astype(np.float64)

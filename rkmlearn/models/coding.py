@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import check_array, check_option
+from .._validation import array, check_option, validate
 
 __all__ = ["CODINGS", "output_codebook", "encode_labels", "decode_outputs"]
 
@@ -69,6 +69,7 @@ def encode_labels(y_index, codebook):
     return np.asarray(codebook, dtype=np.float64)[np.asarray(y_index)]
 
 
+@validate(outputs=array(ensure_2d=False), codebook=array())
 def decode_outputs(outputs, codebook):
     """Class indices (n,) of the codewords nearest to the rows of ``outputs`` (n, m).
 
@@ -82,8 +83,6 @@ def decode_outputs(outputs, codebook):
     >>> decode_outputs(np.array([[0.9, -0.2], [-0.1, 0.8]]), C)
     array([1, 2])
     """
-    codebook = check_array(codebook, "codebook")
-    outputs = check_array(outputs, "outputs", ensure_2d=False)
     if outputs.ndim == 1:
         outputs = outputs[:, None]
     if outputs.shape[1] != codebook.shape[1]:

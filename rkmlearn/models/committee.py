@@ -15,7 +15,9 @@ from joblib import Parallel, delayed
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.utils.validation import check_is_fitted
 
-from .._validation import check_array, check_class_labels, check_n_features, check_random_state, check_scalar_range
+from .._validation import (check_array, check_class_labels, check_n_features, check_random_state, check_scalar_range,
+                           checked_by, validate)
+from ..base import estimator_init
 from ..solvers.linear import SymmetricSolver
 from .coding import decode_outputs, encode_labels
 from .tensor import TensorMultiViewRKM
@@ -70,15 +72,8 @@ class CommitteeRKM(ClassifierMixin, BaseEstimator):
         Columns per view; an int (all columns) when ``fit`` was given one array.
     """
 
-    def __init__(self, base=None, *, members="views", subset_size=1000, view_sizes=None, random_state=None,
-                 n_jobs=None, weights="covariance"):
-        self.base = base
-        self.members = members
-        self.subset_size = subset_size
-        self.view_sizes = view_sizes
-        self.random_state = random_state
-        self.n_jobs = n_jobs
-        self.weights = weights
+    __init__ = estimator_init({"base": None}, {"members": "views", "subset_size": 1000, "view_sizes": None,
+                                               "random_state": None, "n_jobs": None, "weights": "covariance"})
 
     def _given_weights(self, n_members):
         """The fixed weights of ``weights=array``, scaled to sum 1; None for ``"covariance"``."""
@@ -102,9 +97,13 @@ class CommitteeRKM(ClassifierMixin, BaseEstimator):
             )
         return base
 
-    def _as_views(self, Xs):
+    def _as_views(self, Xs, *, check=True):
         """Views (list) and whether one array was given: TensorMultiViewRKM's rules, this ``view_sizes``."""
-        return TensorMultiViewRKM(view_sizes=self.view_sizes)._as_views(Xs)
+        return TensorMultiViewRKM(view_sizes=self.view_sizes)._as_views(Xs, check=check)
+
+    def _checked_form(self, Xs):
+        """The rule of :meth:`fit`: ``Xs`` checked, in the form given (TensorMultiViewRKM's rule)."""
+        return TensorMultiViewRKM(view_sizes=self.view_sizes)._checked_form(Xs)
 
     def _plan(self, Xs, y_index):
         base = clone(self._base()).set_params(view_sizes=None)
@@ -140,6 +139,7 @@ class CommitteeRKM(ClassifierMixin, BaseEstimator):
             plan.append((clone(base), Xs, idx))
         return plan
 
+    @validate(Xs=checked_by("_checked_form"))
     def fit(self, Xs, y):
         """Fit the members (joblib jobs) and their weights: from the training errors, or the
         fixed ``weights`` given.
@@ -147,7 +147,7 @@ class CommitteeRKM(ClassifierMixin, BaseEstimator):
         ``Xs``: a list of views, or one array (one view, or the views' column blocks with
         ``view_sizes``).
         """
-        Xs, single = self._as_views(Xs)
+        Xs, single = self._as_views(Xs, check=False)
         self.classes_, y_index = check_class_labels(y, Xs[0].shape[0], type(self).__name__, samples_name="Xs")
         y = self.classes_[y_index]  # 1-D labels (a column vector given: scikit-learn's warning, then this)
         plan = self._plan(Xs, y_index)
@@ -176,11 +176,14 @@ class CommitteeRKM(ClassifierMixin, BaseEstimator):
         return [model._outputs(V) for model, V in zip(self.members_, views)]
 
     def _check_views_in(self, Xs):
+        """The rule of the inference methods: a fitted committee, the views with their training columns."""
         check_is_fitted(self, "weights_")
+        checked = False
         if not isinstance(Xs, (list, tuple)) and isinstance(self.n_features_in_, int):
             # one array, as in fit: scikit-learn's wording for a wrong number of columns
-            check_n_features(check_array(Xs, "X"), self.n_features_in_, "X", estimator_name=self)
-        Xs, _ = self._as_views(Xs)
+            Xs, checked = check_array(Xs, "X"), True
+            check_n_features(Xs, self.n_features_in_, "X", estimator_name=self)
+        Xs, _ = self._as_views(Xs, check=not checked)
         if len(Xs) != self.n_views_:
             raise ValueError(
                 f"Xs has {len(Xs)} view(s) but the committee was fitted on {self.n_views_}; pass a list of "
@@ -195,12 +198,14 @@ class CommitteeRKM(ClassifierMixin, BaseEstimator):
                 check_n_features(Xs[v], want, f"Xs[{v}]", estimator_name=self)
         return Xs
 
+    @validate(Xs=checked_by("_check_views_in"))
     def decision_function(self, Xs):
         """Weighted sum of the members' outputs, (n,) for two classes, else (n, m)."""
-        Xs = self._check_views_in(Xs)
+        Xs = self._as_views(Xs, check=False)[0]
         F = sum(b * out for b, out in zip(self.weights_, self._member_outputs(Xs)))
         return F[:, 0] if F.shape[1] == 1 else F
 
+    @validate(Xs=checked_by("_check_views_in"))
     def predict(self, Xs):
         """Nearest codeword to the combined outputs."""
         F = self.decision_function(Xs)

@@ -10,7 +10,7 @@ import numpy as np
 from sklearn.base import ClassNamePrefixFeaturesOutMixin
 from sklearn.utils.validation import check_is_fitted
 
-from .._validation import check_array, check_kernel_or_feature_map
+from .._validation import array, check_kernel_or_feature_map, checked_by, validate
 from ..base import ONE_VIEW_DEFAULTS, estimator_init, level_defaults
 from ..views import View, is_dask
 from .latent import LatentModel
@@ -94,9 +94,9 @@ class KPCA(ClassNamePrefixFeaturesOutMixin, LatentModel):
     __init__ = estimator_init({"n_components": 2},
                               {**ONE_VIEW_DEFAULTS, **level_defaults("rescale", "rotate"), "random_state": None})
 
+    @validate(X=array(dask=True))  # a Dask array is streamed by the primal level
     def fit(self, X, y=None):
         """Fit the model to ``X`` of shape (n_samples, n_features), ``n_samples >= 2``; returns self."""
-        X = X if is_dask(X) else check_array(X, "X")  # a Dask array is streamed by the primal level
         check_kernel_or_feature_map(self.kernel, self.kernel_params, self.feature_map, self.setting)
         explicit = self.feature_map is not None
         view = View(kernel=None if explicit else self.kernel, feature_map=self.feature_map,
@@ -110,13 +110,18 @@ class KPCA(ClassNamePrefixFeaturesOutMixin, LatentModel):
         self._n_features_out = self.H_.shape[1]  # names for get_feature_names_out
         return self
 
+    def _check_input(self, X):
+        """The rule of :meth:`transform`: a fitted model, ``X`` with the training columns (a Dask array as is)."""
+        check_is_fitted(self, "H_")
+        return X if is_dask(X) else self.views_[0].check_input(X, "X", estimator=self)
+
+    @validate(X=checked_by("_check_input"))
     def transform(self, X):
         """Hidden features ``h(x) = Lambda^{-1} H^T k_c(x)`` (:eq:`eq-kpca-projection`), (m, n_components).
 
         ``X`` is (m, n_features_in_); with explicit features ``Lambda^{-1} W^T phi_c(x)`` is used.
         """
-        check_is_fitted(self, "H_")
         if is_dask(X):  # lazily, block by block: a Dask array of shape (m, n_components)
             X = X.rechunk({1: -1})  # whole rows per block
             return X.map_blocks(self.transform, dtype=np.float64, chunks=(X.chunks[0], (self.H_.shape[1],)))
-        return self._latent([self.views_[0].check_input(X, "X", estimator=self)])
+        return self._latent([X])

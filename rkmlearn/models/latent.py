@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin
 
+from .._validation import check_two_samples, primal_needs_features
 from ..base import level_options
 from ..level import solve_level
 from ..solvers.eigen import rank_tolerance
@@ -39,11 +40,8 @@ def make_views(kernels, feature_maps, n_views, setting="dual"):
                 "(with a feature map the kernel is the linear kernel of its features)."
             )
         if fmap is None and setting == "primal":
-            raise ValueError(
-                f"setting='primal' needs an explicit feature map in every view, but feature_maps[{v}] "
-                "is None. Pass e.g. feature_maps=[IdentityFeatures(), RandomFourierFeatures(...)], "
-                "or use setting='dual' to work with kernels."
-            )
+            raise primal_needs_features(f"setting='primal' but feature_maps[{v}] is None",
+                                        "use setting='dual' to work with kernels")
     return [View(kernel=k, feature_map=fm) for k, fm in zip(kernels, feature_maps)]
 
 
@@ -71,11 +69,7 @@ class LatentModel(TransformerMixin, BaseEstimator):
         """Fit ``views`` on ``Xs`` through the level and keep what inference needs."""
         options = level_options(self)
         n = Xs[0].shape[0]
-        if n < 2:
-            raise ValueError(
-                f"{names[0]} has 1 sample (n_samples = 1), but kernel PCA needs at least 2 samples to centre "
-                "the features; pass more samples."
-            )
+        check_two_samples(n, names[0], "kernel PCA")
         self.views_ = views  # fitted by the level: a kernel is evaluated once
         level = solve_level(views, self.n_components, Xs=Xs, random_state=self.random_state,
                             with_scores=len(views) > 1, name=type(self).__name__, **options)

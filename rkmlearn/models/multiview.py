@@ -14,7 +14,7 @@ from numbers import Integral
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
-from .._validation import check_scalar_range, check_views
+from .._validation import check_scalar_range, checked_by, validate, views
 from ..base import LEVEL_DEFAULTS, estimator_init
 from ..preimage import kernel_smoother
 from ..solvers.linear import SymmetricSolver
@@ -117,6 +117,7 @@ class MultiViewKPCA(LatentModel):
         """One unfitted :class:`View` per view from ``kernels`` and ``feature_maps``."""
         return make_views(self.kernels, self.feature_maps, n_views, self.setting)
 
+    @validate(Xs=views())
     def fit(self, Xs, y=None):
         """Fit the model to a list of views (row ``i`` of every view is sample ``i``, ``n >= 2``).
 
@@ -129,7 +130,6 @@ class MultiViewKPCA(LatentModel):
         -------
         self : MultiViewKPCA
         """
-        Xs = check_views(Xs, "Xs")
         if self.preimage_top_k is not None:
             check_scalar_range(self.preimage_top_k, "preimage_top_k", low=1, high=Xs[0].shape[0], low_inclusive=True,
                                integer=True)
@@ -155,7 +155,9 @@ class MultiViewKPCA(LatentModel):
 
     # -- inference -----------------------------------------------------------------------------
     def _check_views_in(self, Xs, *, target=None):
-        """Validate views for inference; ``Xs[target]`` may be None (it is not used)."""
+        """Validate views for inference (the rule of :meth:`transform` and :meth:`predict_view`); ``Xs[target]``
+        may be None (it is not used)."""
+        check_is_fitted(self, "H_")
         if isinstance(Xs, np.ndarray) or not isinstance(Xs, (list, tuple)):
             raise ValueError(
                 f"Xs must be a list of {self.n_views_} views (None at the target view); got {type(Xs).__name__}."
@@ -183,6 +185,7 @@ class MultiViewKPCA(LatentModel):
             out.append(X)
         return out
 
+    @validate(Xs=checked_by("_check_views_in"))
     def transform(self, Xs):
         """Hidden features of new samples with all views given, :eq:`eq-mv-latent`.
 
@@ -197,13 +200,13 @@ class MultiViewKPCA(LatentModel):
         -------
         H_new : ndarray of shape (n_samples_new, n_components)
         """
-        check_is_fitted(self, "H_")
-        return self._latent(self._check_views_in(Xs))
+        return self._latent(Xs)
 
     def fit_transform(self, Xs, y=None):
         """Fit and return ``H_`` (a copy)."""
         return super().fit_transform(Xs, y)
 
+    @validate(then=lambda a: a.update(Xs=a["self"]._impute_inputs(a["Xs"], a["target"])))
     def predict_view(self, Xs, target, *, return_latent=False):
         """Impute view ``target`` of new samples from the other views, :eq:`eq-mv-impute-primal` / :eq:`eq-mv-impute-dual`.
 
@@ -226,9 +229,13 @@ class MultiViewKPCA(LatentModel):
         X_target : ndarray of shape (n_samples_new, n_features_in_[target])
         H_new : ndarray, only if ``return_latent``
         """
-        impute = self.view_predictor(target)
-        X_target, h = impute(self._check_views_in(Xs, target=target))
+        X_target, h = self.view_predictor(target)(Xs)
         return (X_target, h) if return_latent else X_target
+
+    def _impute_inputs(self, Xs, target):
+        """The rule of :meth:`predict_view`: ``target`` (via :meth:`view_predictor`), then the other views."""
+        self.view_predictor(target)
+        return self._check_views_in(Xs, target=target)
 
     def view_predictor(self, target):
         """A function ``f(Xs) -> (X_target, h)`` imputing view ``target`` from VALIDATED views.

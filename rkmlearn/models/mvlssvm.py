@@ -12,7 +12,8 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted
 
-from .._validation import check_array, check_class_labels, check_option, check_scalar_range
+from .._validation import (check_array, check_class_labels, check_n_features, check_option, check_scalar_range,
+                           checked_by, validate)
 from ..base import estimator_init
 from ..solvers.linear import BorderedSolver
 from .coding import CODINGS, decode_outputs, encode_labels, output_codebook
@@ -88,6 +89,7 @@ class MultiViewLSSVM(ClassifierMixin, BaseEstimator):
                              f"for rho={rho:g}, gamma={self.gamma!r}: decrease rho (below gamma / 2 for equal gamma).")
         return np.linalg.inv(G)
 
+    @validate(Xs=lambda Xs, name, arguments: arguments["self"]._shape()._checked_form(Xs))
     def fit(self, Xs, y):
         """Solve :eq:`eq-tensor-mvlssvm-system` for every output with one factorisation.
 
@@ -102,7 +104,7 @@ class MultiViewLSSVM(ClassifierMixin, BaseEstimator):
         """
         check_option(self.coding, "coding", CODINGS)
         shape = self._shape()
-        Xs, _ = shape._as_views(Xs)
+        Xs, _ = shape._as_views(Xs, check=False)
         n, V = Xs[0].shape[0], len(Xs)
         Ginv = self._coupling(V)
         self.classes_, y_index = check_class_labels(y, n, type(self).__name__, samples_name="Xs")
@@ -120,21 +122,30 @@ class MultiViewLSSVM(ClassifierMixin, BaseEstimator):
         self.intercept_ = b
         return self
 
-    def _outputs(self, Xs):
+    def _check_views_in(self, Xs):
+        """The rule of the inference methods: a fitted model, one view per training view, their columns."""
         check_is_fitted(self, "dual_coef_")
         Xs, _ = self._shape()._as_views(Xs)
         if len(Xs) != self.n_views_:
             raise ValueError(f"Xs has {len(Xs)} view(s) but the model was fitted on {self.n_views_}; pass one "
                              "array per view, in the order used in fit.")
-        F = sum(view.kernel_rows(view.check_input(X, f"Xs[{v}]", estimator=self)) @ self.dual_coef_[v]
-                for v, (view, X) in enumerate(zip(self.views_, Xs)))
+        for v, (view, X) in enumerate(zip(self.views_, Xs)):
+            check_n_features(X, view.n_features_in_, f"Xs[{v}]", estimator_name=self)
+        return Xs
+
+    def _outputs(self, Xs):
+        """Mean of the views' outputs (n, m) of validated views."""
+        Xs, _ = self._shape()._as_views(Xs, check=False)
+        F = sum(view.kernel_rows(X) @ self.dual_coef_[v] for v, (view, X) in enumerate(zip(self.views_, Xs)))
         return (F + self.intercept_.sum(axis=0)) / self.n_views_
 
+    @validate(Xs=checked_by("_check_views_in"))
     def decision_function(self, Xs):
         """Mean of the views' outputs: (n,) for two classes, else (n, m)."""
         F = self._outputs(Xs)
         return F[:, 0] if F.shape[1] == 1 else F
 
+    @validate(Xs=checked_by("_check_views_in"))
     def predict(self, Xs):
         """Nearest codeword to the outputs."""
         return self.classes_[decode_outputs(self._outputs(Xs), self.codebook_)]

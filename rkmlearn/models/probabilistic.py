@@ -14,10 +14,10 @@ import scipy.linalg
 from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
-from .._validation import check_array, check_kernel_or_feature_map, check_scalar_range
+from .._validation import array, check_kernel_or_feature_map, check_scalar_range, check_two_samples, checked_by, validate
 from ..base import ONE_VIEW_DEFAULTS, estimator_init, level_defaults, level_options
 from ..level import solve_level
-from ..preimage import kernel_smoother
+from ..preimage import check_top_k, kernel_smoother
 from ..solvers.eigen import rank_tolerance
 from ..solvers.linear import pivoted_cholesky
 from ..views import View
@@ -119,6 +119,7 @@ class ProbabilisticKPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseE
                                                     **level_defaults("rescale", "rotate"), "random_state": None})
 
     # -- training ------------------------------------------------------------------------------
+    @validate(X=array())
     def fit(self, X, y=None):
         """Fit: leading eigenpairs, ``rank_``, ``sigma2_``, ``A_`` and ``W_`` (:eq:`eq-ppca-dual-ml`).
 
@@ -131,7 +132,6 @@ class ProbabilisticKPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseE
         -------
         self : ProbabilisticKPCA
         """
-        X = check_array(X, "X")
         if isinstance(self.sigma2, str):
             if self.sigma2 != "ml":
                 raise ValueError(
@@ -141,11 +141,7 @@ class ProbabilisticKPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseE
             check_scalar_range(self.sigma2, "sigma2", low=0.0)
         check_kernel_or_feature_map(self.kernel, self.kernel_params, self.feature_map, self.setting)
         options = level_options(self)
-        if X.shape[0] < 2:
-            raise ValueError(
-                "X has 1 sample (n_samples = 1), but probabilistic PCA needs at least 2 samples to centre the "
-                "features; pass more samples."
-            )
+        check_two_samples(X.shape[0], "X", "probabilistic PCA")
         explicit = self.feature_map is not None
         view = View(kernel=None if explicit else self.kernel, feature_map=self.feature_map,
                     kernel_params=self.kernel_params)
@@ -209,6 +205,7 @@ class ProbabilisticKPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseE
 
     # -- helpers -------------------------------------------------------------------------------
     def _check_X(self, X):
+        """The rule of the methods that take new samples: a fitted model, the training columns."""
         check_is_fitted(self, "A_")
         return self.view_.check_input(X, "X", estimator=self)
 
@@ -233,6 +230,7 @@ class ProbabilisticKPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseE
         return np.linalg.qr(self.view_.centred_features()[piv].T)[0]
 
     # -- inference -----------------------------------------------------------------------------
+    @validate(X=checked_by("_check_X"))
     def transform(self, X):
         """Latent MAP ``h = N Lambda_q^{-1} A^T k_c(x) = N Lambda_q^{-1} W^T (phi(x) - mu)``.
 
@@ -248,7 +246,6 @@ class ProbabilisticKPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseE
         -------
         H : ndarray of shape (n_samples_new, n_components)
         """
-        X = self._check_X(X)
         N = self.A_.shape[0]
         if self.W_ is not None:
             return N * (self.view_.centred_features(X) @ self.W_) / self.eigenvalues_
@@ -267,6 +264,7 @@ class ProbabilisticKPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseE
         mean = self.transform(X)
         return mean, np.diag(self.A_.shape[0] * self.sigma2_ / self.eigenvalues_)
 
+    @validate()  # H is checked below, after the space; the pre-image inside trusts it
     def decode(self, H, space="auto", *, top_k=None):
         """Map latent vectors to feature, kernel or input space (:eq:`eq-ppca-map`).
 
@@ -293,13 +291,15 @@ class ProbabilisticKPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseE
         k_c = H @ self._KcA.T
         if space == "kernel":
             return k_c
-        return kernel_smoother(k_c, self.X_fit_, self.centerer_, mean_term=H @ self._mean_of_A, top_k=top_k)
+        return kernel_smoother(k_c, self.X_fit_, self.centerer_, mean_term=H @ self._mean_of_A,
+                               top_k=check_top_k(top_k, self.X_fit_.shape[0]))
 
     def reconstruct(self, X, space="auto", *, top_k=None):
         """``decode(transform(X))``: :eq:`eq-ppca-map` of the MAP; kernel PCA's as ``sigma2 -> 0``."""
         return self.decode(self.transform(X), space, top_k=top_k)
 
     # -- generation ----------------------------------------------------------------------------
+    @validate()  # its arrays are checked below, once; the pre-image inside trusts them
     def sample(self, n_samples=None, latent=None, *, noise=None, space="auto", top_k=None, random_state=None):
         """Generate from the model: ``k_c = B u`` (:eq:`eq-ppca-kernel-sampling`) or ``phi`` (Prop. 2).
 
@@ -339,7 +339,8 @@ class ProbabilisticKPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseE
             mean_term = self.view_.preimage_mean_term(alpha)
         if space == "kernel":
             return k_c
-        return kernel_smoother(k_c, self.X_fit_, self.centerer_, mean_term=mean_term, top_k=top_k)
+        return kernel_smoother(k_c, self.X_fit_, self.centerer_, mean_term=mean_term,
+                               top_k=check_top_k(top_k, self.X_fit_.shape[0]))
 
     def kernel_covariance(self):
         """Covariance of generated kernel vectors, ``K_c A A^T K_c + sigma^2 K_c`` (N x N).
@@ -350,6 +351,7 @@ class ProbabilisticKPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseE
         return self._KcA @ self._KcA.T + self.sigma2_ * self.view_.centred_gram()
 
     # -- likelihood ----------------------------------------------------------------------------
+    @validate(X=checked_by("_check_X"))
     def score_samples(self, X):
         """Log-density ``log p(phi(x))`` in ``H_E`` of each sample (:eq:`eq-ppca-log-likelihood`).
 
@@ -362,7 +364,6 @@ class ProbabilisticKPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseE
         -------
         log_density : ndarray of shape (n_samples_new,)
         """
-        X = self._check_X(X)
         N = self.A_.shape[0]
         if self.feature_map_ is not None:
             phi_c = self.view_.centred_features(X)
@@ -387,6 +388,7 @@ class ProbabilisticKPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseE
         """Total log-likelihood ``sum_i log p(phi(x_i))`` (the paper's eq. 42, :eq:`eq-ppca-log-likelihood`)."""
         return float(np.sum(self.score_samples(X)))
 
+    @validate(X=array())
     def fit_transform(self, X, y=None):
         """Fit and return the latent MAP of the training data (:eq:`eq-ppca-dual-posterior`)."""
         return self.fit(X).transform(X)

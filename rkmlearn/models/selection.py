@@ -15,7 +15,8 @@ from sklearn.base import BaseEstimator, clone
 from sklearn.model_selection import StratifiedKFold
 from sklearn.utils.validation import check_is_fitted, column_or_1d
 
-from .._validation import check_array, check_random_state, check_scalar_range, check_seed, check_views
+from .._validation import check_array, check_random_state, check_scalar_range, check_seed, check_views, validate
+from ..base import REQUIRED, estimator_init
 
 __all__ = ["SimulatedAnnealingSearch", "cv_accuracy"]
 
@@ -55,6 +56,12 @@ def _fit_score(estimator, Xs, y, train, test):
     return model.score(_rows(Xs, test), y[test])
 
 
+def _data_rule(arguments):
+    """The checks of :func:`cv_accuracy`'s data (:func:`_check_data`), once at the door."""
+    arguments["Xs"], arguments["y"], arguments["cv"] = _check_data(arguments["Xs"], arguments["y"], arguments["cv"])
+
+
+@validate(then=_data_rule)
 def cv_accuracy(estimator, Xs, y, *, cv=5, random_state=0, n_jobs=None):
     """Mean stratified ``cv``-fold accuracy of ``estimator`` on multi-view data (folds via joblib).
 
@@ -70,7 +77,6 @@ def cv_accuracy(estimator, Xs, y, *, cv=5, random_state=0, n_jobs=None):
     n_jobs : int or None
         joblib's ``n_jobs`` (``None``: the active backend's default, one job locally).
     """
-    Xs, y, cv = _check_data(Xs, y, cv)
     folds = StratifiedKFold(cv, shuffle=True, random_state=check_seed(random_state)).split(np.zeros((len(y), 1)), y)
     scores = Parallel(n_jobs=n_jobs)(delayed(_fit_score)(estimator, Xs, y, a, b) for a, b in folds)
     return float(np.mean(scores))
@@ -116,18 +122,9 @@ class SimulatedAnnealingSearch(BaseEstimator):
         Every candidate, its CV accuracy and whether it was accepted.
     """
 
-    def __init__(self, estimator, space, build=None, *, n_iter=30, cv=5, step=0.3, cooling=0.9,
-                 random_state=None, n_jobs=None, verbose=False):
-        self.estimator = estimator
-        self.space = space
-        self.build = build
-        self.n_iter = n_iter
-        self.cv = cv
-        self.step = step
-        self.cooling = cooling
-        self.random_state = random_state
-        self.n_jobs = n_jobs
-        self.verbose = verbose
+    __init__ = estimator_init({"estimator": REQUIRED, "space": REQUIRED, "build": None},
+                              {"n_iter": 30, "cv": 5, "step": 0.3, "cooling": 0.9, "random_state": None,
+                               "n_jobs": None, "verbose": False})
 
     def _bounds(self):
         if self.build is not None and not callable(self.build):
@@ -165,6 +162,7 @@ class SimulatedAnnealingSearch(BaseEstimator):
         estimator = clone(self.estimator).set_params(**params)
         return point, cv_accuracy(estimator, Xs, y, cv=self.cv, random_state=seed, n_jobs=self.n_jobs)
 
+    @validate()  # the data are checked below, once; the candidates' fits trust them
     def fit(self, Xs, y):
         """Run the annealing on ``(Xs, y)`` and refit the best candidate on all of it.
 

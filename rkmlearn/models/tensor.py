@@ -17,7 +17,8 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted
 
 from .. import _blas
-from .._validation import check_array, check_bool, check_class_labels, check_option, check_scalar_range, check_views
+from .._validation import (check_array, check_bool, check_class_labels, check_n_features, check_option,
+                           check_scalar_range, check_views, checked_by, primal_needs_features, validate)
 from ..base import estimator_init
 from ..solvers.linear import BorderedSolver, SymmetricSolver
 from .latent import make_views
@@ -237,8 +238,8 @@ class TensorMultiViewRKM(ClassifierMixin, BaseEstimator):
             raise ValueError(f"view_sizes must be a list of positive integers (columns per view) or None; got {sizes!r}.")
         return [int(d) for d in sizes]
 
-    def _as_views(self, Xs, name="Xs"):
-        """A list of views and whether ONE array was given.
+    def _as_views(self, Xs, name="Xs", *, check=True):
+        """A list of views and whether ONE array was given (``check=False``: inputs checked already).
 
         A list / tuple of arrays (objects with a ``shape``) or of nested lists of rows is the views
         (each must be 2-D: a 1-D view is reported as such, not read as the rows of one X). Anything else is one 2-D array: one
@@ -250,7 +251,7 @@ class TensorMultiViewRKM(ClassifierMixin, BaseEstimator):
         if isinstance(Xs, (list, tuple)) and len(Xs) == 0:
             raise ValueError(f"{name} is an empty list; pass a list of 2-D arrays, one per view (or one 2-D array).")
         if isinstance(Xs, (list, tuple)) and all(hasattr(X, "shape") or _is_2d_list(X) for X in Xs):
-            views = check_views(Xs, name)
+            views = check_views(Xs, name) if check else list(Xs)
             widths = [X.shape[1] for X in views]
             if sizes is None or widths == sizes:
                 return views, False
@@ -261,7 +262,7 @@ class TensorMultiViewRKM(ClassifierMixin, BaseEstimator):
                 f"Pass view_sizes={widths} (or None) with a list of views, or one array np.hstack({name}) "
                 f"with view_sizes giving its column blocks."
             )
-        X = check_array(Xs, "X")
+        X = check_array(Xs, "X") if check else Xs
         if sizes is None:
             return [X], True
         if sum(sizes) != X.shape[1]:
@@ -278,7 +279,13 @@ class TensorMultiViewRKM(ClassifierMixin, BaseEstimator):
             kernels = [kernels] * n_views  # one kernel for every view
         return make_views(kernels, self.feature_maps, n_views)
 
+    def _checked_form(self, Xs):
+        """The rule of :meth:`fit`: ``Xs`` checked, in the form given (a list of views, or one array)."""
+        views, single = self._as_views(Xs)
+        return views if not single else (views[0] if len(views) == 1 else np.hstack(views))
+
     # -- fit -----------------------------------------------------------------------------------
+    @validate(Xs=checked_by("_checked_form"))
     def fit(self, Xs, y):
         """Solve :eq:`eq-tensor-rho-system` for every output of the code, with one factorisation.
 
@@ -293,7 +300,7 @@ class TensorMultiViewRKM(ClassifierMixin, BaseEstimator):
         self : TensorMultiViewRKM
         """
         self._check_params()
-        Xs, single = self._as_views(Xs)
+        Xs, single = self._as_views(Xs, check=False)
         n = Xs[0].shape[0]
         self.classes_, y_index = check_class_labels(y, n, type(self).__name__, samples_name="Xs")
         self.codebook_ = output_codebook(len(self.classes_), self.coding)
@@ -320,6 +327,7 @@ class TensorMultiViewRKM(ClassifierMixin, BaseEstimator):
 
     # -- inference -----------------------------------------------------------------------------
     def _check_views_in(self, Xs):
+        """The rule of the inference methods: a fitted model, the views with their training columns."""
         check_is_fitted(self, "dual_coef_")
         Xs, single = self._as_views(Xs)
         if len(Xs) != self.n_views_:
@@ -328,9 +336,12 @@ class TensorMultiViewRKM(ClassifierMixin, BaseEstimator):
                 f"{self.n_views_} arrays, one per view, in the order used in fit."
             )
         if single and self.n_views_ > 1:  # column blocks of one X (view_sizes): X's columns checked above
-            return [view.check_input(X, f"X (view {v})", estimator=self) for v, (view, X) in enumerate(zip(self.views_, Xs))]
-        names = ["X"] if single else [f"Xs[{v}]" for v in range(len(Xs))]
-        return [view.check_input(X, name, estimator=self) for name, view, X in zip(names, self.views_, Xs)]
+            names = [f"X (view {v})" for v in range(len(Xs))]
+        else:
+            names = ["X"] if single else [f"Xs[{v}]" for v in range(len(Xs))]
+        for name, view, X in zip(names, self.views_, Xs):
+            check_n_features(X, view.n_features_in_, name, estimator_name=self)
+        return Xs
 
     def _outputs(self, Xs):
         """Output values (n, m) of validated views: :eq:`eq-tensor-decision-add` / :eq:`eq-tensor-decision-mean`."""
@@ -343,18 +354,20 @@ class TensorMultiViewRKM(ClassifierMixin, BaseEstimator):
         # SciPy's BLAS, as the kernels and the factorisation: one thread pool (rkmlearn._blas)
         return _blas.product(K, self.dual_coef_) / self.eta + self.intercept_
 
+    @validate(Xs=checked_by("_check_views_in"))
     def decision_function(self, Xs):
         """Output values before the sign: (n,) for two classes (positive: ``classes_[1]``), else (n, m).
 
         ``"add"``: :eq:`eq-tensor-decision-add`; ``"mean"``: :eq:`eq-tensor-decision-mean`. For
         ``coding="ova"`` column ``l`` scores class ``classes_[l]``; for ``"moc"`` it is bit ``l``.
         """
-        F = self._outputs(self._check_views_in(Xs))
+        F = self._outputs(self._as_views(Xs, check=False)[0])
         return F[:, 0] if F.shape[1] == 1 else F
 
+    @validate(Xs=checked_by("_check_views_in"))
     def predict(self, Xs):
         """Class of the nearest codeword to the outputs (:func:`~rkmlearn.models.coding.decode_outputs`)."""
-        F = self._outputs(self._check_views_in(Xs))
+        F = self._outputs(self._as_views(Xs, check=False)[0])
         return self.classes_[decode_outputs(F, self.codebook_)]
 
     # -- primal side ---------------------------------------------------------------------------
@@ -362,10 +375,8 @@ class TensorMultiViewRKM(ClassifierMixin, BaseEstimator):
         check_is_fitted(self, "dual_coef_")
         missing = [v for v, view in enumerate(self.views_) if not view.explicit]
         if missing:
-            raise ValueError(
-                f"the primal weights need explicit features in every view; views {missing} have kernels. "
-                "Pass feature_maps=[IdentityFeatures(), RandomFourierFeatures(...), ...]."
-            )
+            raise primal_needs_features(f"the primal weights: views {missing} have kernels",
+                                        "fit with feature_maps=[...] (one per view), or use decision_function")
         return [view.features() for view in self.views_]
 
     def primal_weights(self, *, max_tensor_size=1_000_000):
@@ -396,6 +407,7 @@ class TensorMultiViewRKM(ClassifierMixin, BaseEstimator):
         spec = ",".join(f"k{c}" for c in letters) + ",kz->" + letters + "z"
         return w, np.einsum(spec, *Phis, A, optimize=True)
 
+    @validate(Xs=checked_by("_check_views_in"))
     def primal_decision_function(self, Xs, *, max_tensor_size=1_000_000):
         """Output values from the primal weights: :eq:`eq-tensor-decision-add-primal` / :eq:`eq-tensor-decision-mean-primal`.
 
@@ -403,7 +415,7 @@ class TensorMultiViewRKM(ClassifierMixin, BaseEstimator):
         in every view and, for ``decision="add"`` with ``rho > 0``, a model tensor of at most
         ``max_tensor_size`` entries.
         """
-        Xs = self._check_views_in(Xs)
+        Xs = self._as_views(Xs, check=False)[0]
         w, W = self.primal_weights(max_tensor_size=max_tensor_size)
         Phis = [view.feature_map_.transform(X) for view, X in zip(self.views_, Xs)]
         per_view = sum(Phi @ wv for Phi, wv in zip(Phis, w))

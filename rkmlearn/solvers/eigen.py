@@ -15,7 +15,7 @@ import numpy as np
 import scipy.linalg
 from scipy.sparse.linalg import ArpackNoConvergence, eigsh
 
-from .._validation import check_array, check_n_components, check_option, check_random_state
+from .._validation import array, check_n_components, check_option, check_random_state, check_square, validate
 from .block_krylov import _NotConverged, block_krylov_eigenpairs, lowrank_band_eigenpairs
 
 __all__ = [
@@ -38,6 +38,7 @@ SYMMETRY_RTOL = 1e-8
 SIGN_TIE_RTOL = 1e-8
 
 
+@validate(V=array())
 def flip_signs(V, *, return_signs=False):
     """Flip each column so that its first entry of (nearly) largest magnitude is positive.
 
@@ -65,7 +66,6 @@ def flip_signs(V, *, return_signs=False):
     array([[-1. ,  0.5],
            [ 2. , -0.5]])
     """
-    V = check_array(V, "V")
     magnitude = np.abs(V)
     ties = magnitude >= (1.0 - SIGN_TIE_RTOL) * magnitude.max(axis=0)
     rows = np.argmax(ties, axis=0)  # argmax of booleans: the first tied entry
@@ -190,26 +190,24 @@ def symmetrize_inplace(K, block=256):
     return K
 
 
-def check_symmetric_matrix(K, name="K"):
+def check_symmetric_matrix(K, name="K", *, kind="(n, n) symmetric matrix", what="symmetric",
+                           square_advice=" Pass the Gram matrix kernel(X) of one data set.",
+                           advice="Pass a Gram matrix k(x_i, x_j), or symmetrise it with ({name} + {name}.T) / 2 "
+                                  "if the asymmetry is intended rounding."):
     """Validate a square, symmetric matrix; return it exactly symmetric (copied only if needed).
 
-    An asymmetry up to ``SYMMETRY_RTOL * max|K|`` is rounding and is removed; more is an error.
+    The one symmetry rule: an asymmetry up to ``SYMMETRY_RTOL * max|K|`` is rounding and is removed;
+    more is an error. ``kind``, ``what`` and the advice word the messages for the caller's matrix.
     """
-    K = check_array(K, name)
-    if K.shape[0] != K.shape[1]:
-        raise ValueError(
-            f"{name} must be a square (n, n) symmetric matrix; got shape {K.shape}. Pass the "
-            "Gram matrix kernel(X) of one data set."
-        )
+    K = check_square(K, name, kind=kind, advice=square_advice)
     asym = max_asymmetry(K)
     if asym == 0.0:
         return K
     scale = np.abs(K).max()
     if asym > SYMMETRY_RTOL * scale:
         raise ValueError(
-            f"{name} must be symmetric; max|{name} - {name}^T| = {asym:.2e} exceeds {SYMMETRY_RTOL:g} * "
-            f"max|{name}| = {SYMMETRY_RTOL * scale:.2e}. Pass a Gram matrix k(x_i, x_j), or "
-            f"symmetrise it with ({name} + {name}.T) / 2 if the asymmetry is intended rounding."
+            f"{name} must be {what}; max|{name} - {name}^T| = {asym:.2e} exceeds {SYMMETRY_RTOL:g} * "
+            f"max|{name}| = {SYMMETRY_RTOL * scale:.2e}. {advice.format(name=name)}"
         )
     return symmetrize_inplace(K.copy())  # never modify the caller's array
 
@@ -294,7 +292,7 @@ BAND_MIN_N = 1500
 
 
 def top_eigenpairs(K, n_components, solver="auto", *, check_rank=True, random_state=0, symmetric=False,
-                   band=None):
+                   band=None, fix_signs=True):
     """The ``n_components`` largest eigenpairs of a symmetric matrix, largest first.
 
     Solves ``K H = H Lambda``, ``H^T H = I`` for the leading eigenvalues (:eq:`eq-kpca-dual`).
@@ -325,6 +323,9 @@ def top_eigenpairs(K, n_components, solver="auto", *, check_rank=True, random_st
         ``K + A``): for ``n >= BAND_MIN_N``, ``solver="auto"`` uses ``lowrank_band_eigenpairs``
         (residuals at LAPACK's accuracy, the leading pairs certified by an inertia count; else
         the automatic choice below).
+    fix_signs : bool, default=True
+        Fix the signs by :func:`flip_signs`; False for a caller that fixes them itself (the level
+        fixes them once, on its hidden features).
 
     Returns
     -------
@@ -372,7 +373,7 @@ def top_eigenpairs(K, n_components, solver="auto", *, check_rank=True, random_st
         evals, evecs = _dense(K, s, random_state, symmetric)
     order = np.argsort(evals)[::-1]
     evals = np.ascontiguousarray(evals[order])
-    evecs = flip_signs(evecs[:, order])
+    evecs = flip_signs(evecs[:, order]) if fix_signs else np.ascontiguousarray(evecs[:, order])
     if check_rank:
         check_leading_eigenvalues(evals, n, s, "the (centred) kernel matrix")
     return evals, evecs

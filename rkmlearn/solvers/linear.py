@@ -16,7 +16,7 @@ import scipy.linalg
 from scipy.linalg import LinAlgError, LinAlgWarning
 from scipy.linalg.lapack import dgecon, dgetrs, dpocon, dpotrs, dpstrf
 
-from .._validation import check_array
+from .._validation import array, square, validate
 from .eigen import _mirror_lower, max_asymmetry, rank_tolerance, symmetrize_inplace
 
 __all__ = ["SymmetricSolver", "BorderedSolver", "pivoted_cholesky"]
@@ -66,12 +66,9 @@ class SymmetricSolver:
     array([0.5 , 0.25])
     """
 
+    @validate(M=square("{name}", kind="matrix"))
     def __init__(self, M, name="M", *, floor=None, advice="", overwrite=False):
-        own = overwrite and type(M) is np.ndarray and M.dtype == np.float64 and M.flags.c_contiguous
-        M = M if own else check_array(M, name)  # the caller's own matrix: finite by construction, no scan
-        if M.shape[0] != M.shape[1]:
-            raise ValueError(f"{name} must be a square matrix; got shape {M.shape}.")
-        in_place = overwrite and M.flags.writeable
+        in_place = overwrite and M.flags.writeable  # checked at the door, or the library's own float64 array
         if not in_place and max_asymmetry(M) != 0.0:  # a read-only pass; a kernel matrix is exactly symmetric
             M = symmetrize_inplace(M.copy())  # (M + M^T) / 2 exactly; the caller's M is never written
         anorm = _one_norm(M) if in_place else float(np.abs(M).sum(axis=0).max())
@@ -142,6 +139,7 @@ class BorderedSolver:
     (array([-1.,  1.]), array([2.]))
     """
 
+    @validate(M=square("{name}", kind="matrix"), C=array(ensure_2d=False), R=array(ensure_2d=False, optional=True))
     def __init__(self, M, C, R=None, *, name="M", overwrite=False):
         self._M = SymmetricSolver(M, name, overwrite=overwrite)
         self.C = self._border(C, "C", self._M.size)
@@ -160,7 +158,7 @@ class BorderedSolver:
 
     @staticmethod
     def _border(C, name, n):
-        C = check_array(C, name, ensure_2d=False)
+        C = np.asarray(C)
         C = C[:, None] if C.ndim == 1 else C
         if C.shape[0] != n:
             raise ValueError(f"{name} must have {n} rows (the size of M); got shape {C.shape}.")

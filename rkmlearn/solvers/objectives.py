@@ -10,17 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import check_array
+from .._validation import check_array, check_square
 
-__all__ = ["trace_objective", "factored_trace_objective", "check_square"]
-
-
-def check_square(K, name="K"):
-    """``K`` as a finite float64 square matrix; ValueError naming ``name`` otherwise."""
-    K = check_array(K, name)
-    if K.shape[0] != K.shape[1]:
-        raise ValueError(f"{name} must be a square (n, n) matrix, got shape {K.shape}.")
-    return K
+__all__ = ["trace_objective", "factored_trace_objective"]
 
 
 def trace_objective(K):

@@ -12,9 +12,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._validation import check_square
 from .eigen import flip_signs, top_eigenpairs
 from .generalized import back_substitute, reduce_generalized
-from .objectives import _factored_trace_objective, _trace_objective, check_square
+from .objectives import _factored_trace_objective, _trace_objective
 from .optimisers import cayley_adam, projected_gradient
 from .stiefel import as_point
 
@@ -136,7 +137,7 @@ def leading_subspace(A, n_components, rng, *, factor=None, metric_factor=None, b
         seed = rng.randint(np.iinfo(np.int32).max)
         # the levels build A exactly symmetric: no O(dim^2) symmetry scan
         values, V = top_eigenpairs(A, s, solver=eigen_solver, check_rank=False, random_state=seed, symmetric=True,
-                                   band=band)
+                                   band=band, fix_signs=False)  # the level fixes them, once
         return Subspace(V, values, np.diag(values))
     fun, grad = _trace_objective(A) if A is not None else _factored_trace_objective(factor)
     dim = A.shape[0] if A is not None else factor.shape[1]

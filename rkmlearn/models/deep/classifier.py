@@ -16,8 +16,8 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, TransformerMixin
 from sklearn.exceptions import ConvergenceWarning, NotFittedError
 
-from ..._validation import (check_array, check_class_labels, check_n_features, check_option, check_random_state,
-                            check_scalar_range)
+from ..._validation import (array, check_array, check_class_labels, check_n_features, check_option,
+                            check_random_state, check_scalar_range, checked_by, validate)
 from ...base import estimator_init
 from ...kernels import make_kernel, squared_euclidean_distances
 from ...preimage import kernel_smoother
@@ -217,9 +217,9 @@ class DeepRKMClassifier(ClassifierMixin, TransformerMixin, BaseEstimator):
             raise ValueError(f"fine_tune must be True or False; got {self.fine_tune!r}.")
 
     # -- training --------------------------------------------------------------------------
+    @validate(X=array())
     def fit(self, X, y):
         """Train the levels and the classifier jointly (:eq:`eq-deep-pgd`); returns ``self``."""
-        X = check_array(X, "X")
         self.classes_, labels = check_class_labels(y, X.shape[0], type(self).__name__)
         self._check_parameters()
         n = X.shape[0]
@@ -271,7 +271,7 @@ class DeepRKMClassifier(ClassifierMixin, TransformerMixin, BaseEstimator):
                 f"tol={self.tol} (objective {self.objective_:.6g}). The paper's fixed budget is 100 "
                 "iterations; raise max_iter to train to convergence.",
                 ConvergenceWarning,
-                stacklevel=2,
+                stacklevel=3,  # fit's caller (fit is @validate-wrapped)
             )
         if np.unique(self._train_predictions()).size == 1:
             hint = (" The MLP level's cross-entropy is weighted by 1/(2 lam N): lower lam and eta (e.g. "
@@ -280,7 +280,7 @@ class DeepRKMClassifier(ClassifierMixin, TransformerMixin, BaseEstimator):
                 f"DeepRKMClassifier predicts one class for every training sample (lam={self.lam}, "
                 f"eta={self.eta}): the classifier term is swamped by the weight decay.{hint}",
                 ConvergenceWarning,
-                stacklevel=2,
+                stacklevel=3,  # fit's caller (fit is @validate-wrapped)
             )
         self.kernels_ = [view.kernel_] + kernels
         self.X_fit_, self.n_features_in_ = view.X_, X.shape[1]
@@ -305,6 +305,14 @@ class DeepRKMClassifier(ClassifierMixin, TransformerMixin, BaseEstimator):
         if not hasattr(self, "H_"):
             raise NotFittedError(f"This {type(self).__name__} is not fitted yet; call fit(X, y) first.")
 
+    def _check_input(self, X):
+        """The rule of :meth:`transform`: a fitted model, ``X`` with the training columns."""
+        self._check_fitted()
+        X = check_array(X, "X")
+        check_n_features(X, self.n_features_in_, "X", estimator_name=self)
+        return X
+
+    @validate(X=checked_by("_check_input"))
     def transform(self, X):
         r"""Last level's hidden features of new points by the kernel smoother :eq:`eq-deep-smoother`.
 
@@ -314,9 +322,6 @@ class DeepRKMClassifier(ClassifierMixin, TransformerMixin, BaseEstimator):
         smallest value (a factor per row, which the normalisation cancels), so far-away points do not
         underflow to zero weights.
         """
-        self._check_fitted()
-        X = check_array(X, "X")
-        check_n_features(X, self.n_features_in_, "X", estimator_name=self)
         D = squared_euclidean_distances(X, self.X_fit_)
         D -= D.min(axis=1, keepdims=True)
         # the smoother acts at prediction only: a bandwidth set after fit (set_params) is used as is

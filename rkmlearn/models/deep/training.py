@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..._validation import check_array, check_n_components, check_scalar_range
+from ..._validation import check_array, check_kernel_params, check_n_components, check_scalar_range
 from ...kernels import squared_euclidean_distances
 from ...level import solve_level
 from ...solvers.optimisers import projected_gradient
@@ -52,8 +52,7 @@ def check_levels(model, n):
         kernels = model.kernels
     names = _per_level(kernels, L, "kernels", "kernel")
     for j, p in enumerate(params):
-        if p is not None and not isinstance(p, dict):
-            raise ValueError(f"kernel_params must be dicts such as {{'sigma': 2.0}} or None; got {p!r}.")
+        check_kernel_params(p, f"kernel_params[{j}]")
         if p is not None and "sigma" in p:
             # the gradient of an RBF level divides by sigma^2 (kernel_trace_gradient): it must be a
             # normal float64, and so must 1 / sigma^2

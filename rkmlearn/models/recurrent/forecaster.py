@@ -8,7 +8,7 @@ import warnings
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
-from ..._validation import check_array, check_option, check_scalar_range
+from ..._validation import check_array, check_option, check_scalar_range, validate
 from ...base import LEVEL_DEFAULTS, LEVEL_OPTIONS, check_parameters, estimator_init
 from ...forecasting import RecursiveForecaster
 from ...kernels import RBF, squared_euclidean_distances
@@ -174,6 +174,7 @@ class RecurrentRKM(RecursiveForecaster):
             )
         return a
 
+    @validate()  # the series is checked below, once; the view and the level trust it
     def fit(self, series, y=None):
         """Fit on a training series (:eq:`eq-rrkm-eig`).
 
@@ -230,7 +231,7 @@ class RecurrentRKM(RecursiveForecaster):
                 )
                 if psd == "raise":
                     raise ValueError(message)
-                warnings.warn(message, UserWarning, stacklevel=2)
+                warnings.warn(message, UserWarning, stacklevel=3)  # fit's caller (fit is @validate-wrapped)
         self.last_latents_ = self.H_[T - 2 * p:].copy()
         self._check_growth(p)
         self._E = self.level_.scores[0]
@@ -260,7 +261,7 @@ class RecurrentRKM(RecursiveForecaster):
                 f"|z| = {self.growth_rate_:.3g} > 1, so the forecast latents grow like {self.growth_rate_:.3g}**m "
                 f"(x {self.growth_rate_ ** 20:.2g} after 20 steps) and the forecast leaves the training "
                 "latents. Use p=1 (every root on the unit circle) or check growth_rate_.",
-                UnstableRecursionWarning, stacklevel=3,
+                UnstableRecursionWarning, stacklevel=4,  # fit's caller (fit is @validate-wrapped)
             )
 
     def _check_steps(self, steps):

@@ -23,7 +23,7 @@ import scipy.linalg
 import scipy.sparse
 from scipy.linalg import LinAlgError
 
-from ..._validation import check_array, check_option, check_scalar_range
+from ..._validation import array, check_array, check_option, check_scalar_range, validate
 from ...solvers.eigen import rank_tolerance
 from ...solvers.linear import SymmetricSolver
 
@@ -173,6 +173,7 @@ def latent_step(window, M, a):
     return (M @ centre - a[offsets] @ window) / a[p]
 
 
+@validate(a=array(ensure_2d=False), mu=array(ensure_2d=False))
 def recursion_roots(a, mu):
     r"""Roots of the characteristic polynomials of the latent recursion :eq:`eq-rrkm-recursion`.
 
@@ -201,8 +202,7 @@ def recursion_roots(a, mu):
     >>> np.round(np.abs(r).max(axis=1), 4)
     array([1.   , 2.618])
     """
-    a = check_array(a, "a", ensure_2d=False)
-    mu = np.atleast_1d(check_array(mu, "mu", ensure_2d=False))
+    mu = np.atleast_1d(mu)
     p = a.shape[0] - 1
     if a.ndim != 1 or p < 1 or a[-1] == 0.0:
         raise ValueError(f"a must hold lag weights a_0, ..., a_p with p >= 1 and a_p != 0; got {a}.")

@@ -1,0 +1,342 @@
+"""The kernel zoo of Chapter 1 and the squared distances it is built on.
+
+Each :class:`Kernel` evaluates ``k(x, y) = <phi(x), phi(y)>`` (:eq:`eq-kernel-trick`) for all pairs
+of rows of two data matrices (the zoo of :eq:`eq-kernel-zoo`). RBF and Laplacian use the papers'
+bandwidth ``sigma`` (scikit-learn's ``gamma = 1 / (2 sigma^2)`` and ``1 / sigma``). Float64
+throughout; ``K(X)`` is exactly symmetric with the exact diagonal.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from sklearn.metrics.pairwise import manhattan_distances
+
+from .._blas import gram_upper, product
+from .._validation import _all_finite, array, check_scalar_range, validate
+from ..solvers.eigen import symmetrize_inplace as _symmetrize
+
+__all__ = ["Kernel", "Linear", "RBF", "Laplacian", "Polynomial", "Cosine", "squared_euclidean_distances"]
+
+
+#: Tile edge of the element-wise passes over an n x n matrix: a 256 x 256 float64 tile (512 kB)
+#: and its temporary stay in a core's L2 cache, so each pass costs cache, not memory, bandwidth.
+_TILE = 256
+
+
+def _same_features(arguments):
+    """``X`` and ``Y`` (when given) have the same number of features: the cross-check of a kernel's inputs."""
+    X, Y = arguments["X"], arguments.get("Y")
+    if Y is not None and Y.shape[1] != X.shape[1]:
+        raise ValueError(
+            f"Y has {Y.shape[1]} features but X has {X.shape[1]}; X and Y must have the same "
+            "number of features (columns) to evaluate a kernel between them."
+        )
+
+
+#: The inputs of a kernel evaluation: ``X`` and an optional ``Y`` with the same columns.
+kernel_inputs = validate(X=array(), Y=array(optional=True), then=_same_features)
+
+
+@kernel_inputs
+def squared_euclidean_distances(X, Y=None):
+    """Pairwise squared Euclidean distances in BLAS form, clipped at zero.
+
+    Implements :eq:`eq-sqdist` (Chapter 1): ``||x - y||^2 = ||x||^2 + ||y||^2 - 2 x^T y``, one
+    BLAS product, clipped at 0 (rounding). ``X`` (n_X, d), ``Y`` (n_Y, d) or None for ``X``; the
+    result (n_X, n_Y) is exactly symmetric with a zero diagonal when ``Y`` is None.
+    """
+    return _distances_then(X, Y)
+
+
+def _distances_then(X, Y, then=None):
+    """Squared distances (validated ``X``, ``Y``), each block passed to ``then(block)`` in place.
+
+    ``then`` is a kernel's element-wise map of the distances (``exp(-d / 2 sigma^2)`` for RBF),
+    applied while the block is in cache. ``Y is None``: only the upper triangle is computed (BLAS
+    ``syrk``, half a GEMM) and finished, tile by tile, each tile mirrored into the lower triangle
+    as it is done: exactly symmetric by construction, half the element-wise work. The products
+    are SciPy's BLAS, the factorisations' library (:mod:`rkmlearn._blas` says why).
+    """
+    x_sq = np.einsum("ij,ij->i", X, X)
+    if Y is not None:
+        D = product(X, Y.T)
+        y_sq = np.einsum("ij,ij->i", Y, Y)
+        for rows in _row_blocks(D.shape[0], D.shape[1]):
+            block = D[rows]
+            block *= -2.0
+            block += x_sq[rows, None]
+            block += y_sq[None, :]
+            np.maximum(block, 0.0, out=block)
+            if then is not None:
+                then(block)
+        return D
+    n = X.shape[0]
+    D = gram_upper(X)
+    for i in range(0, n, _TILE):
+        rows = slice(i, i + _TILE)
+        for j in range(i, n, _TILE):
+            cols = slice(j, j + _TILE)
+            block = D[rows, cols]
+            block *= -2.0
+            block += np.add.outer(x_sq[rows], x_sq[cols])  # x_i^2 + x_j^2: symmetric, addition commutes
+            if i == j:
+                np.fill_diagonal(block, 0.0)
+            np.maximum(block, 0.0, out=block)
+            if then is not None:
+                then(block)
+            if i == j:  # the diagonal tile: its upper triangle is the valid one
+                lower = np.tril_indices(block.shape[0], -1)
+                block[lower] = block.T[lower]
+            else:
+                D[cols, rows] = block.T
+    return D
+
+
+def _row_blocks(n_rows, n_cols):
+    """Row slices of about ``_TILE * _TILE`` entries each (the rectangular case's tiles)."""
+    step = max(1, (_TILE * _TILE) // max(n_cols, 1))
+    return [slice(i, i + step) for i in range(0, n_rows, step)]
+
+
+class Kernel:
+    """Base class of the kernels: a positive semi-definite function ``k(x, y)``.
+
+    A kernel is called on data matrices: ``kernel(X, Y)`` returns the ``(n_X, n_Y)`` matrix of
+    ``k(x_i, y_j)`` (:eq:`eq-kernel-trick`); ``kernel(X)`` returns the Gram matrix of ``X``,
+    exactly symmetric and with exact diagonal :meth:`diag`.
+
+    Subclasses set ``_param_names`` and implement ``_validate_params`` (returning the
+    validated values), ``_compute(X, Y, params)`` and ``_diag(X, params)``.
+    Hyperparameters are validated when the kernel is built and again on every call (they are
+    plain attributes that can be changed in between); the data only when the call comes from
+    outside the library (:func:`~rkmlearn._validation.validate`).
+    """
+
+    _param_names: tuple[str, ...] = ()
+    # True when ``_compute(X, None)`` is already exactly symmetric (saves one n x n pass).
+    _symmetric_compute = False
+
+    def _validate_params(self):
+        return {}
+
+    def _compute(self, X, Y, params):  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _diag(self, X, params):  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    @kernel_inputs
+    def __call__(self, X, Y=None):
+        """Evaluate the kernel between the rows of ``X`` and of ``Y`` (default ``Y = X``).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_X, n_features)
+        Y : array-like of shape (n_Y, n_features), optional
+
+        Returns
+        -------
+        K : ndarray of shape (n_X, n_Y), float64
+        """
+        params = self._validate_params()
+        # An overflow to inf is either the right limit (RBF with a tiny sigma: exp(-inf) = 0) or
+        # caught by the finiteness check below, with a message that names the cause.
+        with np.errstate(over="ignore", invalid="ignore"):
+            K = self._compute(X, Y, params)
+            if Y is None:
+                K[np.diag_indices_from(K)] = self._diag(X, params)
+        self._check_finite(K)
+        if Y is None and not self._symmetric_compute:
+            K = _symmetrize(K)
+        return K
+
+    def _check_finite(self, K):
+        """Finite inputs can still overflow (``X * 1e160``, a degree-400 polynomial): say so."""
+        if not _all_finite(K):
+            raise ValueError(
+                f"the kernel values of {self!r} overflowed (inf or NaN from finite X): X is too large "
+                "for this kernel. Rescale X (e.g. sklearn.preprocessing.StandardScaler) or choose "
+                "smaller kernel parameters."
+            )
+        return K
+
+    @validate(X=array())
+    def diag(self, X):
+        """Diagonal ``k(x_i, x_i)``, shape (n_samples,), of the Gram matrix of ``X`` (n_samples, n_features),
+        without forming the matrix."""
+        params = self._validate_params()
+        return self._diag(X, params)
+
+    def get_params(self, deep=True):
+        """Hyperparameters as a dict (same contract as scikit-learn's ``get_params``)."""
+        return {name: getattr(self, name) for name in self._param_names}
+
+    def set_params(self, **params):
+        """Set hyperparameters (validated on the next call); returns ``self``."""
+        for name, value in params.items():
+            if name not in self._param_names:
+                raise ValueError(
+                    f"{name!r} is not a parameter of {type(self).__name__}; valid parameters: "
+                    f"{list(self._param_names)}."
+                )
+            setattr(self, name, value)
+        self._validate_params()
+        return self
+
+    def __repr__(self):
+        args = ", ".join(f"{k}={v!r}" for k, v in self.get_params().items())
+        return f"{type(self).__name__}({args})"
+
+    def __eq__(self, other):
+        if type(self) is not type(other):
+            return NotImplemented
+        return self.get_params() == other.get_params()
+
+    def __hash__(self):
+        return hash((type(self).__name__, tuple(map(repr, self.get_params().values()))))
+
+
+class Linear(Kernel):
+    """Linear kernel ``k(x, y) = x^T y`` (:eq:`eq-kernel-zoo`, Chapter 1, *Kernels, feature
+    maps and conjugate feature duality*); its feature map is the identity.
+
+    Examples
+    --------
+    >>> Linear()([[1.0, 2.0]], [[3.0, 4.0]])
+    array([[11.]])
+    """
+
+    def _compute(self, X, Y, params):
+        return X @ (X if Y is None else Y).T
+
+    def _diag(self, X, params):
+        return np.einsum("ij,ij->i", X, X)
+
+
+class _BandwidthKernel(Kernel):
+    """A kernel ``exp(-distance / bandwidth)`` with one parameter ``sigma > 0``; diagonal exactly 1."""
+
+    _param_names = ("sigma",)
+
+    def __init__(self, sigma=1.0):
+        self.sigma = sigma
+        self._validate_params()
+
+    def _validate_params(self):
+        return {"sigma": check_scalar_range(self.sigma, "sigma", low=0.0)}
+
+    def _diag(self, X, params):
+        return np.ones(X.shape[0])
+
+
+class RBF(_BandwidthKernel):
+    """Gaussian (RBF) kernel ``k(x, y) = exp(-||x - y||^2 / (2 sigma^2))``.
+
+    Implements the RBF entry of :eq:`eq-kernel-zoo` with squared distances from
+    :eq:`eq-sqdist` (Chapter 1, *Kernels, feature maps and conjugate feature duality*). This is
+    scikit-learn's ``rbf_kernel`` with ``gamma = 1 / (2 sigma^2)``, computed the same way (BLAS
+    form, clipped at 0); values lie in (0, 1] and the diagonal is exactly 1.
+
+    Parameters
+    ----------
+    sigma : float, default=1.0
+        Bandwidth, ``sigma > 0`` (finite).
+    """
+
+    _symmetric_compute = True  # the distances are symmetrised, exp keeps exact symmetry
+
+    def _compute(self, X, Y, params):
+        sigma = params["sigma"]
+
+        def gaussian(D):  # on each block of distances while it is in cache
+            # divided twice, never by sigma**2, which over/underflows for sigma = 1e300 or 1e-300
+            D /= -2.0 * sigma
+            D /= sigma
+            np.exp(D, out=D)
+
+        return _distances_then(X, Y, gaussian)
+
+
+class Laplacian(_BandwidthKernel):
+    """Laplacian kernel ``k(x, y) = exp(-||x - y||_1 / sigma)``.
+
+    Implements the Laplacian entry of :eq:`eq-kernel-zoo` (Chapter 1, *Kernels, feature maps and
+    conjugate feature duality*). The L1 distances come from scikit-learn's
+    ``manhattan_distances`` (SciPy's ``cdist``, as fast as a NumPy version and without its
+    ``n_X * n_Y * n_features`` temporary). Equals scikit-learn's ``laplacian_kernel`` with
+    ``gamma = 1 / sigma``; the diagonal is exactly 1.
+
+    Parameters
+    ----------
+    sigma : float, default=1.0
+        Bandwidth, ``sigma > 0`` (finite).
+    """
+
+    def _compute(self, X, Y, params):
+        K = manhattan_distances(X, X if Y is None else Y)
+        K /= -params["sigma"]  # not * (-1 / sigma): 1 / sigma overflows for tiny sigma
+        np.exp(K, out=K)
+        return K
+
+
+class Polynomial(Kernel):
+    """Polynomial kernel ``k(x, y) = (x^T y + c)^degree``.
+
+    Implements the polynomial entry of :eq:`eq-kernel-zoo` (Chapter 1, *Kernels, feature maps and
+    conjugate feature duality*). Equals scikit-learn's ``polynomial_kernel`` with ``gamma=1`` and
+    ``coef0=c``.
+
+    Parameters
+    ----------
+    degree : int, default=3
+        Integer ``degree >= 1``.
+    c : float, default=1.0
+        Offset ``c >= 0`` (``c > 0`` adds all monomials of lower degree).
+    """
+
+    _param_names = ("degree", "c")
+
+    def __init__(self, degree=3, c=1.0):
+        self.degree = degree
+        self.c = c
+        self._validate_params()
+
+    def _validate_params(self):
+        return {
+            "degree": check_scalar_range(
+                self.degree, "degree", low=1, low_inclusive=True, integer=True
+            ),
+            "c": check_scalar_range(self.c, "c", low=0.0, low_inclusive=True),
+        }
+
+    def _compute(self, X, Y, params):
+        K = X @ (X if Y is None else Y).T
+        K += params["c"]
+        return K ** params["degree"]
+
+    def _diag(self, X, params):
+        return (np.einsum("ij,ij->i", X, X) + params["c"]) ** params["degree"]
+
+
+class Cosine(Kernel):
+    """Cosine kernel ``k(x, y) = x^T y / (||x|| ||y||)``.
+
+    Implements the cosine entry of :eq:`eq-kernel-zoo` (Chapter 1, *Kernels, feature maps and
+    conjugate feature duality*): the linear kernel of the rows scaled to unit length. As in
+    scikit-learn's ``cosine_similarity``, a zero row stays zero, so its kernel values (and its
+    diagonal entry) are 0; every other diagonal entry is exactly 1.
+    """
+
+    @staticmethod
+    def _normalize(X):
+        norms = np.sqrt(np.einsum("ij,ij->i", X, X))
+        norms[norms == 0.0] = 1.0  # zero rows stay zero
+        return X / norms[:, None]
+
+    def _compute(self, X, Y, params):
+        Xn = self._normalize(X)
+        return Xn @ (Xn if Y is None else self._normalize(Y)).T
+
+    def _diag(self, X, params):
+        return (np.einsum("ij,ij->i", X, X) > 0.0).astype(np.float64)
+
