@@ -191,9 +191,8 @@ def lowrank_band_eigenpairs(M, band, s, *, rtol=None, max_rank=None, sweeps=10):
 
     Returns
     -------
-    eigenvalues : ndarray of shape (s,)
-        Descending.
-    eigenvectors : ndarray of shape (n, s)
+    eigenvalues, eigenvectors : ndarray of shape (s,) and (n, s)
+        As :func:`block_krylov_eigenpairs` returns them (eigenvalues descending).
 
     Raises
     ------
