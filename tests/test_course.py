@@ -7,7 +7,6 @@ class, one judge process per submission, and writes marks.csv, feedback and resu
 """
 from __future__ import annotations
 
-import ast
 import csv
 import json
 import os
@@ -21,6 +20,7 @@ import pytest
 from rkmlearn.grading import GradingError, check, grade
 from rkmlearn.grading.batch import find_submissions, grade_batch
 from rkmlearn.grading.check import local_check
+from rkmlearn.grading.exercise import parse_python  # gradings parse in threads meanwhile
 from rkmlearn.grading.notebook import (definitions_only, exercise_module, read_notebook,
                                        remove_markers, strip_solutions, student_notebook,
                                        submission_module, sync_exercise)
@@ -84,7 +84,7 @@ def test_submitted_notebook_is_graded_by_its_definitions():
              "def add(a, b):\n    return np.add(a, b)", "print(add(1, 2))\nraise RuntimeError",
              "def broken(:", "SCALE = 2\nscratch = add(1, 1)\n!ls", "def add(a, b):\n    return a + b"]
     source, notes = definitions_only(cells)
-    tree = ast.parse(source)
+    tree = parse_python(source)
     kinds = [type(n).__name__ for n in tree.body]
     assert kinds == ["Import", "FunctionDef", "Assign", "FunctionDef"], kinds
     assert "rkmlearn" not in source and "scratch" not in source and "print" not in source

@@ -34,6 +34,7 @@ import pytest
 from rkmlearn.grading import (GradeReport, GradingError, collect_tests, grade, load_config,
                               student_copy, validate_results)
 from rkmlearn.grading import _worker, wire
+from rkmlearn.grading.exercise import parse_python  # gradings parse in threads meanwhile
 from rkmlearn.grading.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -140,9 +141,14 @@ def _jobs() -> dict:
     return jobs
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def graded():
-    """``graded(key)`` -> GradeReport; all gradings start at the first call, three at a time."""
+    """``graded(key)`` -> GradeReport; all gradings start at the first call, three at a time.
+
+    Module scope: the pool is drained before the next test file runs on this worker, whose
+    ``ast.parse``/``compile`` calls (doctests, source checks) would otherwise race the gradings'
+    parser in CPython 3.11 ("AST constructor recursion depth mismatch"; see ``parse_python``).
+    """
     pool = ThreadPoolExecutor(max_workers=3)
     futures = {}
     secret = os.environ.get("RKMLEARN_TEST_SECRET")
@@ -188,7 +194,7 @@ def test_import_time_hang_is_detected_once():
 
 # ------------------------------------------------------------------ exercise format
 def _public_functions(path: Path) -> set[str]:
-    return {node.name for node in ast.parse(path.read_text()).body
+    return {node.name for node in parse_python(path.read_text()).body
             if isinstance(node, ast.FunctionDef) and not node.name.startswith("_")}
 
 
@@ -526,7 +532,7 @@ def test_student_copy_runs_under_plain_pytest_sandboxed_too(tmp_path):
 def test_grading_imports_only_stdlib_numpy_and_pytest():
     allowed = set(sys.stdlib_module_names) | {"pytest", "_pytest", "numpy"}
     for path in (ROOT / "rkmlearn" / "grading").glob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text())):
+        for node in ast.walk(parse_python(path.read_text())):
             if isinstance(node, ast.Import):
                 names = [alias.name for alias in node.names]
             elif isinstance(node, ast.ImportFrom) and node.level == 0:
@@ -540,7 +546,7 @@ def test_grading_imports_only_stdlib_numpy_and_pytest():
 def test_worker_program_stands_alone():
     """The sandboxed program is this source text alone: stdlib at module level, no relatives."""
     for name in ("_worker.py", "wire.py"):
-        tree = ast.parse((ROOT / "rkmlearn" / "grading" / name).read_text())
+        tree = parse_python((ROOT / "rkmlearn" / "grading" / name).read_text())
         for node in tree.body:
             if isinstance(node, ast.ImportFrom):
                 assert node.level == 0 and node.module != "__future__", name
