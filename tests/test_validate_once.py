@@ -155,3 +155,12 @@ def test_nested_calls_trust_their_inputs_only_inside_a_validated_call():
     assert isinstance(inner([[1.0]]), np.ndarray)  # called from outside: checked and converted
     assert outer([[1.0]]) == [[1.0]] and seen[-1] is list
     assert not _validation.nested()
+
+
+def test_generalized_eigenpairs_checks_a_and_b_once(checked):
+    from rkmlearn.solvers.generalized import generalized_eigenpairs
+
+    Z = rng.normal(size=(8, 8))
+    A, B = Z + Z.T, Z @ Z.T + 8 * np.eye(8)
+    generalized_eigenpairs(A, B, 2)
+    assert_checked_once(checked, [A, B])

@@ -190,16 +190,25 @@ def symmetrize_inplace(K, block=256):
     return K
 
 
+#: What the symmetry rule's message advises by default (``{name}``: the matrix's name).
+SYMMETRY_ADVICE = ("Pass a Gram matrix k(x_i, x_j), or symmetrise it with ({name} + {name}.T) / 2 "
+                   "if the asymmetry is intended rounding.")
+
+
 def check_symmetric_matrix(K, name="K", *, kind="(n, n) symmetric matrix", what="symmetric",
                            square_advice=" Pass the Gram matrix kernel(X) of one data set.",
-                           advice="Pass a Gram matrix k(x_i, x_j), or symmetrise it with ({name} + {name}.T) / 2 "
-                                  "if the asymmetry is intended rounding."):
+                           advice=SYMMETRY_ADVICE):
     """Validate a square, symmetric matrix; return it exactly symmetric (copied only if needed).
 
     The one symmetry rule: an asymmetry up to ``SYMMETRY_RTOL * max|K|`` is rounding and is removed;
     more is an error. ``kind``, ``what`` and the advice word the messages for the caller's matrix.
     """
-    K = check_square(K, name, kind=kind, advice=square_advice)
+    return exactly_symmetric(check_square(K, name, kind=kind, advice=square_advice), name, what=what, advice=advice)
+
+
+def exactly_symmetric(K, name="K", *, what="symmetric",
+                      advice=SYMMETRY_ADVICE):
+    """The symmetry rule of :func:`check_symmetric_matrix` on an already validated square ``K``."""
     asym = max_asymmetry(K)
     if asym == 0.0:
         return K

@@ -13,8 +13,8 @@ from __future__ import annotations
 import numpy as np
 import scipy.linalg
 
-from .._validation import check_array
-from .eigen import check_symmetric_matrix, flip_signs, top_eigenpairs
+from .._validation import check_array, validate
+from .eigen import check_symmetric_matrix, exactly_symmetric, flip_signs, top_eigenpairs
 
 __all__ = ["check_metric", "reduce_generalized", "back_substitute", "generalized_eigenpairs"]
 
@@ -28,7 +28,7 @@ def check_metric(B, n, name="B"):
     B = check_array(B, name)
     if B.shape != (n, n):
         raise ValueError(f"{name} must be ({n}, {n}), the size of the eigenproblem's matrix; got {B.shape}.")
-    B = check_symmetric_matrix(B, name)
+    B = exactly_symmetric(B, name)  # validated just above: the symmetry rule only, not a second check_array
     try:
         L = scipy.linalg.cholesky(B, lower=True, check_finite=False)
     except np.linalg.LinAlgError as exc:
@@ -52,6 +52,7 @@ def back_substitute(L, Y):
     return scipy.linalg.solve_triangular(L, Y, lower=True, trans="T", check_finite=False)
 
 
+@validate()  # A and B are checked below, once; the solvers it calls then trust them
 def generalized_eigenpairs(A, B, n_components, solver="auto", *, random_state=0):
     """The ``n_components`` largest eigenpairs of ``A x = lambda B x``, ``B`` SPD, largest first.
 
