@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import resource
 import subprocess
@@ -80,7 +81,7 @@ def main(quick=False):
     if ("rkmlearn", 1000000) in ok:
         big = ok["rkmlearn", 1000000]
         print(f"n = 1M: goal peak <= 1.5 GB {'MET' if big['peak_GB'] <= 1.5 else 'NOT MET'} ({big['peak_GB']:.2f} GB); "
-              f"growth exponent 100k -> 1M: {__import__('math').log(big['cpu'] / ok['rkmlearn', 100000]['cpu']) / __import__('math').log(10):.2f}")
+              f"growth exponent 100k -> 1M: {math.log10(big['cpu'] / ok['rkmlearn', 100000]['cpu']):.2f}")
     return rows
 
 
