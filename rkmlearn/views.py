@@ -126,8 +126,7 @@ class View(BaseEstimator):
             with np.errstate(over="ignore", invalid="ignore"):  # an overflow is the level's error to report
                 # max |k(x_i, x_j)| = max_i k(x_i, x_i) for a PSD kernel: O(n) instead of a pass over K
                 self.scale_ = float(np.abs(np.diagonal(K)).max())
-                row_means = K.mean(axis=1)  # GramCenterer's statistics, without its checks of K
-                self.centerer_ = _centerer(row_means, float(row_means.mean()))
+                self.centerer_ = GramCenterer().fit(K)  # inside this validated call: K is trusted, not scanned
             if gram == "centred":
                 return self.centerer_.transform_train_inplace(K)  # one n x n array: the peak of a dual fit
             return None
@@ -171,7 +170,7 @@ class View(BaseEstimator):
     def set_streamed_statistics(self, mean, scale, row_means):
         """The training statistics a streamed pass computed (see :func:`rkmlearn.level.solve_level`)."""
         self.feature_mean_, self.scale_ = mean, scale
-        self.centerer_ = _centerer(row_means, float(mean @ mean))
+        self.centerer_ = GramCenterer.from_statistics(row_means, float(mean @ mean))
         return self
 
     @staticmethod
@@ -304,10 +303,3 @@ class View(BaseEstimator):
         """Drop the stored training features (d_f-wide; recomputed if ever needed again)."""
         self._Phi_c = None
         return self
-
-
-def _centerer(row_means, grand_mean):
-    """A :class:`GramCenterer` holding given training statistics."""
-    centerer = GramCenterer()
-    centerer.row_means_, centerer.grand_mean_, centerer.n_samples_fit_ = row_means, grand_mean, row_means.shape[0]
-    return centerer

@@ -153,6 +153,15 @@ class GramCenterer:
             K[rows] -= offset
         return K
 
+    @classmethod
+    def from_statistics(cls, row_means, grand_mean):
+        """A centerer holding given training statistics: the Gram matrix's row means ``r`` (n,) and
+        grand mean ``g`` (e.g. computed over row chunks of streamed features, never forming the matrix)."""
+        centerer = cls()
+        centerer.row_means_, centerer.grand_mean_ = row_means, float(grand_mean)
+        centerer.n_samples_fit_ = row_means.shape[0]
+        return centerer
+
     def _store_statistics(self, K):
         self.row_means_ = K.mean(axis=1)
         self.grand_mean_ = float(self.row_means_.mean())
