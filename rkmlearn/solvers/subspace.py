@@ -121,19 +121,16 @@ def leading_subspace(A, n_components, rng, *, factor=None, metric_factor=None, b
     -------
     Subspace
     """
+    if A is None and (metric_factor is not None or method == "eig"):  # the Stiefel solver may keep the factor
+        A = factor.T @ factor
+        A = 0.5 * (A + A.T)
     if metric_factor is not None:
-        if A is None:
-            A = factor.T @ factor
-            A = 0.5 * (A + A.T)
         sub = leading_subspace(reduce_generalized(A, metric_factor), n_components, rng, method=method, rotate=rotate,
                                eigen_solver=eigen_solver, stiefel=stiefel)
         return Subspace(back_substitute(metric_factor, sub.basis), sub.values, sub.Gamma, sub.Gamma_prime, sub.history,
                         sub.n_iter, sub.converged, sub.message)
     s = n_components
     if method == "eig":
-        if A is None:
-            A = factor.T @ factor
-            A = 0.5 * (A + A.T)
         seed = rng.randint(np.iinfo(np.int32).max)
         # the levels build A exactly symmetric: no O(dim^2) symmetry scan
         values, V = top_eigenpairs(A, s, solver=eigen_solver, check_rank=False, random_state=seed, symmetric=True,
