@@ -17,14 +17,14 @@ from scipy.linalg.blas import dgemm, dsyrk
 __all__ = ["gram_upper", "product"]
 
 
-def gram_upper(X):
-    """The upper triangle of ``X X^T`` (C order; the strict lower triangle is zero), by ``syrk``.
+def gram_upper(X, alpha=1.0):
+    """The upper triangle of ``alpha X X^T`` (C order; the strict lower triangle is zero), by ``syrk``.
 
     Half the flops of a GEMM. SciPy's BLAS is Fortran-ordered: ``X.T`` is ``X``'s Fortran view and
     its "lower, transposed" triangle is the upper triangle here (what ``X @ X.T`` in NumPy
     computes before it mirrors it, with the same bits).
     """
-    return dsyrk(1.0, np.asarray(X, dtype=np.float64).T, trans=1, lower=1).T
+    return dsyrk(alpha, np.asarray(X, dtype=np.float64).T, trans=1, lower=1).T
 
 
 def _fortran_operand(A):

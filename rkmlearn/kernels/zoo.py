@@ -145,10 +145,16 @@ class Kernel:
             K = self._compute(X, Y, params)
             if Y is None:
                 K[np.diag_indices_from(K)] = self._diag(X, params)
-        self._check_finite(K)
+        if not self._finite_by_construction(X, Y, params):
+            self._check_finite(K)
         if Y is None and not self._symmetric_compute:
             K = _symmetrize(K)
         return K
+
+    def _finite_by_construction(self, X, Y, params):
+        """Whether ``_compute`` cannot have overflowed on these inputs (a bound, O(n d)): then the
+        O(n^2) finiteness scan of the result is skipped."""
+        return False
 
     def _check_finite(self, K):
         """Finite inputs can still overflow (``X * 1e160``, a degree-400 polynomial): say so."""
@@ -247,6 +253,9 @@ class RBF(_BandwidthKernel):
 
     def _compute(self, X, Y, params):
         sigma = params["sigma"]
+        c = _rbf_scale(X, Y, sigma)
+        if c is not None:
+            return _rbf_exponents_then_exp(X, Y, c)
 
         def gaussian(D):  # on each block of distances while it is in cache
             # divided twice, never by sigma**2, which over/underflows for sigma = 1e300 or 1e-300
@@ -255,6 +264,65 @@ class RBF(_BandwidthKernel):
             np.exp(D, out=D)
 
         return _distances_then(X, Y, gaussian)
+
+    def _finite_by_construction(self, X, Y, params):
+        # the fused path's exponents are bounded by 4 c max ||x||^2 < 1e300: exp of them is finite
+        return _rbf_scale(X, Y, params["sigma"]) is not None
+
+
+def _rbf_scale(X, Y, sigma):
+    """``c = 1 / (2 sigma^2)`` when the fused RBF path is safe for these inputs, else None.
+
+    Safe: ``c`` is a normal float and ``4 c max ||x||^2`` (a bound on every exponent and partial
+    sum, by Cauchy-Schwarz) stays below ``1e300``. Outside that (``sigma = 1e-300``, ``1e300``,
+    ``X * 1e160``) the distances path divides by ``sigma`` twice and saturates correctly.
+    """
+    c = (0.5 / sigma) / sigma
+    if not (np.isfinite(c) and c >= np.finfo(np.float64).tiny):
+        return None
+    sq = max(float(np.einsum("ij,ij->i", A, A).max(initial=0.0)) for A in ((X,) if Y is None else (X, Y)))
+    return c if np.isfinite(sq) and 4.0 * c * sq < 1e300 else None
+
+
+def _rbf_exponents_then_exp(X, Y, c):
+    """``exp(min(2 c x^T y - c ||x||^2 - c ||y||^2, 0))``: the RBF kernel in one fused pass per tile.
+
+    The same BLAS form as :eq:`eq-sqdist`, with the scale ``-c = -1 / (2 sigma^2)`` folded into the
+    product (``syrk``'s ``alpha``) and the squared norms: per tile two broadcast additions, the clip
+    (a rounded exponent above 0 is a distance below 0) and ``exp``, half the element-wise passes of
+    distances-then-map. ``Y is None``: the upper triangle only, each tile mirrored as it is done,
+    so the matrix is exactly symmetric (the caller sets the diagonal to exactly 1).
+    """
+    h = np.einsum("ij,ij->i", X, X)
+    h *= -c
+    if Y is not None:
+        K = product(X * (2.0 * c), Y.T)
+        hy = np.einsum("ij,ij->i", Y, Y)
+        hy *= -c
+        for rows in _row_blocks(K.shape[0], K.shape[1]):
+            block = K[rows]
+            block += h[rows, None]
+            block += hy[None, :]
+            np.minimum(block, 0.0, out=block)
+            np.exp(block, out=block)
+        return K
+    n = X.shape[0]
+    K = gram_upper(X, alpha=2.0 * c)
+    for i in range(0, n, _TILE):
+        rows = slice(i, i + _TILE)
+        for j in range(i, n, _TILE):
+            cols = slice(j, j + _TILE)
+            block = K[rows, cols]
+            block += h[rows, None]
+            block += h[None, cols]
+            np.minimum(block, 0.0, out=block)
+            np.exp(block, out=block)
+            if i == j:  # the diagonal tile: its upper triangle is the valid one
+                lower = np.tril_indices(block.shape[0], -1)
+                block[lower] = block.T[lower]
+            else:
+                K[cols, rows] = block.T
+    return K
 
 
 class Laplacian(_BandwidthKernel):
