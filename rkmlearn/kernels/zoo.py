@@ -70,20 +70,29 @@ def _distances_then(X, Y, then=None):
             if then is not None:
                 then(block)
         return D
-    n = X.shape[0]
-    D = gram_upper(X)
+
+    def finish(block, rows, cols):
+        block *= -2.0
+        block += np.add.outer(x_sq[rows], x_sq[cols])  # x_i^2 + x_j^2: symmetric, addition commutes
+        if rows == cols:
+            np.fill_diagonal(block, 0.0)
+        np.maximum(block, 0.0, out=block)
+        if then is not None:
+            then(block)
+
+    return _finish_upper_tiles(gram_upper(X), finish)
+
+
+def _finish_upper_tiles(D, finish):
+    """``finish(block, rows, cols)`` in place on each ``_TILE x _TILE`` tile of ``D``'s upper triangle
+    (while it is in cache), each tile then mirrored into the lower triangle: exactly symmetric."""
+    n = D.shape[0]
     for i in range(0, n, _TILE):
         rows = slice(i, i + _TILE)
         for j in range(i, n, _TILE):
             cols = slice(j, j + _TILE)
             block = D[rows, cols]
-            block *= -2.0
-            block += np.add.outer(x_sq[rows], x_sq[cols])  # x_i^2 + x_j^2: symmetric, addition commutes
-            if i == j:
-                np.fill_diagonal(block, 0.0)
-            np.maximum(block, 0.0, out=block)
-            if then is not None:
-                then(block)
+            finish(block, rows, cols)
             if i == j:  # the diagonal tile: its upper triangle is the valid one
                 lower = np.tril_indices(block.shape[0], -1)
                 block[lower] = block.T[lower]
@@ -306,23 +315,14 @@ def _rbf_exponents_then_exp(X, Y, c):
             np.minimum(block, 0.0, out=block)
             np.exp(block, out=block)
         return K
-    n = X.shape[0]
-    K = gram_upper(X, alpha=2.0 * c)
-    for i in range(0, n, _TILE):
-        rows = slice(i, i + _TILE)
-        for j in range(i, n, _TILE):
-            cols = slice(j, j + _TILE)
-            block = K[rows, cols]
-            block += h[rows, None]
-            block += h[None, cols]
-            np.minimum(block, 0.0, out=block)
-            np.exp(block, out=block)
-            if i == j:  # the diagonal tile: its upper triangle is the valid one
-                lower = np.tril_indices(block.shape[0], -1)
-                block[lower] = block.T[lower]
-            else:
-                K[cols, rows] = block.T
-    return K
+
+    def finish(block, rows, cols):
+        block += h[rows, None]
+        block += h[None, cols]
+        np.minimum(block, 0.0, out=block)
+        np.exp(block, out=block)
+
+    return _finish_upper_tiles(gram_upper(X, alpha=2.0 * c), finish)
 
 
 class Laplacian(_BandwidthKernel):
