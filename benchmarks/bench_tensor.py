@@ -177,7 +177,7 @@ def against_kernel_ridge(sizes):
         return KernelRidge(alpha=LAM, kernel="rbf", gamma=1.0 / (2 * X.shape[1])).fit(X, Y).predict(Xt).argmax(1)
 
     fits, rows = {"rkmlearn": ours, "KernelRidge": peer}, []
-    rounds = {1600: 3, 4000: 2}
+    rounds = {1600: 3, 4000: 2, 8000: 2}
     with threadpool_limits(limits=1, user_api="blas"):
         for n in sizes:
             train, y, test = _views(n)

@@ -17,6 +17,7 @@ from sklearn.exceptions import NotFittedError
 
 from ._validation import (array, check_array, check_kernel_or_feature_map, check_n_features, is_dask,
                           primal_needs_features, validate)
+from . import _blas
 from .features import IdentityFeatures
 from .kernels import GramCenterer, Linear, make_kernel
 
@@ -228,6 +229,19 @@ class View(BaseEstimator):
             return self.kernel_(self.X_)
         Phi = self.features()
         return Phi @ Phi.T
+
+    def kernel_blocks(self, X=None):
+        """``block(rows, cols)``: the block ``[rows, cols]`` of the uncentred kernel matrix of new
+        inputs ``X`` with the training inputs (``X = None``: of the training Gram matrix), two slices
+        of rows, to work with the matrix a tile at a time without forming it
+        (:meth:`Kernel.blocks <rkmlearn.kernels.Kernel.blocks>`; explicit features:
+        ``Phi(X)[rows] Phi[cols]^T``)."""
+        self._check_fitted()
+        if self.feature_map_ is None:
+            return self.kernel_.blocks(self.X_) if X is None else self.kernel_.blocks(X, self.X_)
+        Phi = self.features()
+        left = Phi if X is None else self._features(self.feature_map_.transform(X), X, "transform")
+        return lambda rows, cols: _blas.product(left[rows], Phi[cols].T)
 
     def features(self):
         """Uncentred training features ``phi(x_i)`` (n, d) of an explicit view."""

@@ -407,3 +407,37 @@ def test_fit_transform_inplace_same_bits_as_fit_transform_and_no_second_matrix()
     np.testing.assert_array_equal(out, out.T)
     assert peak < 0.15 * K.nbytes  # a row block at a time (~1 MB), never an n x n temporary
     np.testing.assert_allclose(centerer.row_means_, RBF(1.5)(X).mean(axis=1))
+
+
+# ----------------------------------------------------------------------------- blocks
+@pytest.mark.parametrize("kernel", [RBF(1.3), Laplacian(2.0), Polynomial(degree=2), RBF(1e-300), RBF(1e300)])
+def test_blocks_tile_the_kernel_matrix(kernel):
+    """``kernel.blocks(X[, Y])(rows, cols)`` is the ``[rows, cols]`` block of ``kernel(X[, Y])`` across
+    tile edges (RBF: the fused product of augmented rows; extreme sigma and the other kernels: the
+    kernel on the slices), and a diagonal block of the Gram matrix has the exact diagonal."""
+    rng = np.random.default_rng(3)
+    X, Y = rng.normal(size=(37, 4)), rng.normal(size=(23, 4))
+    for A, B, blocks in ((X, X, kernel.blocks(X)), (X, Y, kernel.blocks(X, Y))):
+        full = kernel(A) if B is A else kernel(A, B)
+        for i in range(0, A.shape[0], 16):
+            for j in range(0, B.shape[0], 16):
+                rows, cols = slice(i, min(i + 16, A.shape[0])), slice(j, min(j + 16, B.shape[0]))
+                block = blocks(rows, cols)
+                np.testing.assert_allclose(block, full[rows, cols], rtol=1e-12, atol=1e-15)
+                if B is A and i == j:
+                    np.testing.assert_array_equal(np.diag(block), kernel.diag(A[rows]))
+    with pytest.raises(ValueError, match="features"):
+        kernel.blocks(X, Y[:, :3])
+
+
+def test_rbf_fused_gram_skips_the_finiteness_scan_only_when_a_bound_proves_it():
+    """The fused RBF path is used where ``4 c max ||x||^2 < 1e300`` (its exponents cannot overflow);
+    a huge X takes the distances path, whose overflow check still names the cause."""
+    X = np.random.default_rng(0).normal(size=(30, 3))
+    kernel = RBF(0.7)
+    assert kernel._finite_by_construction(X, None, {"sigma": 0.7})
+    assert not kernel._finite_by_construction(X * 1e160, None, {"sigma": 0.7})
+    K = kernel(X * 1e-3)
+    assert np.array_equal(K, K.T) and np.all(np.diag(K) == 1.0) and K.max() <= 1.0
+    exponent = ((X[:, None] - X[None]) ** 2).sum(-1) / (2 * 0.7**2)
+    np.testing.assert_allclose(kernel(X), np.exp(-exponent), rtol=1e-12, atol=1e-300)

@@ -311,13 +311,13 @@ def test_coupled_kernel_overwrite_same_bits_and_fewer_n_by_n_arrays(rho, n_views
 @pytest.mark.parametrize("fit_intercept", [True, False])
 @pytest.mark.parametrize("kernels", ["rbf", [RBF(1.5), "laplacian", "polynomial"], None])
 def test_fit_holds_one_n_by_n_array_and_matches_the_dense_system(kernels, fit_intercept, monkeypatch):
-    """The system is built strip by strip (no per-view n x n Gram matrix) and factored in place: the
+    """The system is built tile by tile (no per-view n x n Gram matrix) and factored in place: the
     peak of a fit is about ONE n x n array (was 3 when the views' Gram matrices were combined)."""
     import tracemalloc
 
     import rkmlearn.models.tensor as tensor
 
-    monkeypatch.setattr(tensor, "_STRIP", 32)  # strips small beside n = 600, as 128 is beside n = 4000
+    monkeypatch.setattr(tensor, "_TILE", 32)  # tiles small beside n = 600, as 128 is beside n = 4000
 
     Xs, y = _data(n=600, seed=4)
     model = TensorMultiViewRKM(kernels=kernels, rho=0.4, lam=0.3, eta=1.7, fit_intercept=fit_intercept)
@@ -335,3 +335,22 @@ def test_fit_holds_one_n_by_n_array_and_matches_the_dense_system(kernels, fit_in
     else:
         alpha = np.linalg.solve(K / 1.7 + 0.3 * np.eye(600), model.tau_ * Y)
     np.testing.assert_allclose(model.dual_coef_, alpha, rtol=1e-8, atol=1e-10 * np.abs(alpha).max())
+
+
+@pytest.mark.parametrize("decision", ["add", "mean"])
+@pytest.mark.parametrize("kernels", ["rbf", [RBF(1.5), "laplacian", None]])
+def test_decision_values_tile_by_tile_match_the_whole_test_kernel(kernels, decision, monkeypatch):
+    """``decision_function`` combines the views' test kernel a tile at a time (tiles smaller than the
+    data here, so that edges inside and at the end are crossed): the same values as the whole coupled
+    test kernel times ``y (.) h`` (:eq:`eq-tensor-decision-add`, :eq:`eq-tensor-decision-mean`)."""
+    import rkmlearn.models.tensor as tensor
+
+    Xs, y = _data(n=90, seed=7)
+    test = [X[:37] + 0.1 for X in Xs]
+    model = TensorMultiViewRKM(kernels=kernels, rho=0.3, lam=0.2, eta=1.3, decision=decision).fit(Xs, y)
+    rows = [view.kernel_rows(X) for view, X in zip(model.views_, test)]
+    K = coupled_kernel(rows, 0.3) if decision == "add" else coupled_kernel(rows, 0.0) / 3
+    expected = K @ model.dual_coef_ / 1.3 + model.intercept_
+    monkeypatch.setattr(tensor, "_PREDICT_ROWS", 16)
+    monkeypatch.setattr(tensor, "_PREDICT_COLS", 32)
+    np.testing.assert_allclose(model.decision_function(test), expected, rtol=1e-12, atol=1e-12)

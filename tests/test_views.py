@@ -167,3 +167,16 @@ def test_a_dual_fit_evaluates_the_training_kernel_once(data):
     X, _ = data
     KPCA(2, kernel=Counting(1.5)).fit(X)
     assert calls == [True]
+
+
+@pytest.mark.parametrize("make", [lambda: View("rbf", kernel_params={"sigma": 1.2}),
+                                  lambda: View(feature_map=RandomFourierFeatures(n_features=15, random_state=0))])
+def test_kernel_blocks_are_blocks_of_the_uncentred_kernel_matrices(make):
+    """``kernel_blocks()`` tiles ``gram()``, ``kernel_blocks(X)`` tiles ``kernel_rows(X)`` (kernel or features)."""
+    rng = np.random.default_rng(1)
+    X, X_new = rng.normal(size=(30, 3)), rng.normal(size=(11, 3))
+    view = make().fit(X, centre=False)
+    for blocks, full in ((view.kernel_blocks(), view.gram()), (view.kernel_blocks(X_new), view.kernel_rows(X_new))):
+        for rows in (slice(0, 8), slice(8, 11)):
+            for cols in (slice(0, 8), slice(8, 30)):
+                np.testing.assert_allclose(blocks(rows, cols), full[rows, cols], rtol=1e-12, atol=1e-14)

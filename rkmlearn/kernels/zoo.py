@@ -83,14 +83,14 @@ def _distances_then(X, Y, then=None):
     return _finish_upper_tiles(gram_upper(X), finish)
 
 
-def _finish_upper_tiles(D, finish):
-    """``finish(block, rows, cols)`` in place on each ``_TILE x _TILE`` tile of ``D``'s upper triangle
-    (while it is in cache), each tile then mirrored into the lower triangle: exactly symmetric."""
+def _finish_upper_tiles(D, finish, tile=_TILE):
+    """``finish(block, rows, cols)`` in place on each ``tile x tile`` block of ``D``'s upper triangle
+    (while it is in cache), each block then mirrored into the lower triangle: exactly symmetric."""
     n = D.shape[0]
-    for i in range(0, n, _TILE):
-        rows = slice(i, i + _TILE)
-        for j in range(i, n, _TILE):
-            cols = slice(j, j + _TILE)
+    for i in range(0, n, tile):
+        rows = slice(i, min(i + tile, n))
+        for j in range(i, n, tile):
+            cols = slice(j, min(j + tile, n))
             block = D[rows, cols]
             finish(block, rows, cols)
             if i == j:  # the diagonal tile: its upper triangle is the valid one
@@ -159,6 +159,17 @@ class Kernel:
         if Y is None and not self._symmetric_compute:
             K = _symmetrize(K)
         return K
+
+    @kernel_inputs
+    def blocks(self, X, Y=None):
+        """``block(rows, cols)``: the block ``K(X, Y)[rows, cols]`` (two slices of rows; ``Y = None``:
+        of the Gram matrix ``K(X)``), to work with a kernel matrix a tile at a time without forming it
+        (Chapter 8's coupled system and its decision values). A diagonal block of the Gram matrix
+        (``rows == cols``) has the exact diagonal; other entries may differ from the whole matrix's
+        in the last bit. Here: the kernel called on the two slices."""
+        if Y is not None:
+            return lambda rows, cols: self(X[rows], Y[cols])
+        return lambda rows, cols: self(X[rows]) if rows == cols else self(X[rows], X[cols])
 
     def _finite_by_construction(self, X, Y, params):
         """Whether ``_compute`` cannot have overflowed on these inputs (a bound, O(n d)): then the
@@ -273,6 +284,30 @@ class RBF(_BandwidthKernel):
             np.exp(D, out=D)
 
         return _distances_then(X, Y, gaussian)
+
+    @kernel_inputs
+    def blocks(self, X, Y=None):
+        # the exponents 2c x^T y - c|x|^2 - c|y|^2 of _rbf_exponents_then_exp as ONE product of
+        # augmented rows [2c x, -c|x|^2, 1] and [y, 1, -c|y|^2]: no broadcast passes over a block
+        c = _rbf_scale(X, Y, self._validate_params()["sigma"])
+        if c is None:
+            return super().blocks(X, Y)
+
+        def augmented(A, scale, first):
+            h, ones = np.einsum("ij,ij->i", A, A)[:, None] * -c, np.ones((A.shape[0], 1))
+            return np.hstack([A * scale, h, ones] if first else [A, ones, h])
+
+        left, right = augmented(X, 2.0 * c, True), augmented(X if Y is None else Y, 1.0, False)
+
+        def block(rows, cols):
+            B = product(left[rows], right[cols].T)
+            np.minimum(B, 0.0, out=B)
+            np.exp(B, out=B)
+            if Y is None and rows == cols:
+                np.fill_diagonal(B, 1.0)
+            return B
+
+        return block
 
     def _finite_by_construction(self, X, Y, params):
         # the fused path's exponents are bounded by 4 c max ||x||^2 < 1e300: exp of them is finite
