@@ -5,7 +5,8 @@ the chapter's set-up) on ``N`` digits, the time of one evaluation of objective +
 (:func:`rkmlearn.models.deep.objective.deep_objective`) plus the compact-SVD projections of every
 level is compared with its floor: ``K0_c @ H`` (the level-1 product) and the SVDs, as ratios in one
 run. Then ``DeepRKMClassifier((3, 3))`` is fitted on ``N`` digits for 100 iterations, with its
-time and peak Python memory (``tracemalloc``). CPU times (``time.process_time``) with one BLAS
+time and peak Python memory (``tracemalloc``); last, every model with its defaults against
+scikit-learn's ``SVC`` and ``MLPClassifier`` on one split (time and test accuracy). CPU times (``time.process_time``) with one BLAS
 thread; printed, never asserted.
 
 ``python benchmarks/bench_deep.py`` (N = 1000) or ``--quick`` (N = 300).
@@ -68,6 +69,33 @@ def main(quick=False):
     tracemalloc.stop()
     print(f"fit DeepRKMClassifier((3, 3)), N = {N}, {model.n_iter_} iterations: {elapsed:.2f} s CPU, "
           f"peak traced memory {peak:.1f} MB (an N x N float64 matrix is {N * N * 8 / 2**20:.1f} MB)")
+    against_peers(N, 100 if quick else 500, repeat)
+
+
+def against_peers(n_train, n_test, repeat):
+    """Every model with its DEFAULTS on the same digits split: fit + predict CPU time and test accuracy.
+
+    The peers of issue 24: scikit-learn's ``SVC()`` and ``MLPClassifier(random_state=0)``; the deep
+    RKM is ``DeepRKMClassifier((3, 3), random_state=0)``, nothing tuned.
+    """
+    from sklearn.neural_network import MLPClassifier
+    from sklearn.svm import SVC
+
+    data = load_digits_split(n_train, n_test=n_test, random_state=0)
+    models = {
+        "DeepRKMClassifier((3, 3))": lambda: DeepRKMClassifier((3, 3), random_state=0),
+        "SVC()": SVC,
+        "MLPClassifier()": lambda: MLPClassifier(random_state=0),
+    }
+    print(f"defaults on digits ({n_train} train / {n_test} test): fit + predict CPU s (best of {repeat}), test accuracy")
+    for name, make in models.items():
+        result = {}
+
+        def fit_predict():
+            result["accuracy"] = float(np.mean(make().fit(data.X_train, data.y_train).predict(data.X_test)
+                                               == data.y_test))
+
+        print(f"{name:>26} {best_cpu(fit_predict, repeat):8.3f} s {100 * result['accuracy']:6.1f} %")
 
 
 if __name__ == "__main__":

@@ -22,6 +22,7 @@ Usage::
     python benchmarks/bench_eigensolvers.py            # full grid (a few minutes on 2 cores)
     python benchmarks/bench_eigensolvers.py --quick    # small grid (seconds)
     python benchmarks/bench_eigensolvers.py --json results.json
+    python benchmarks/bench_eigensolvers.py --block-sizes  # the block solver by block size
 """
 
 from __future__ import annotations
@@ -109,6 +110,36 @@ def run(ns=FULL_N, ss=FULL_S, datasets=("random", "moons"), repeat=None, verbose
     return records
 
 
+def block_sizes(ns=(2000, 5000), ss=(3, 5, 10, 15, 20, 30), bs=(6, 8, 10, 12, 16), repeat=3):
+    """The block solver's time for each block size ``b``: the measurement behind its default
+    (``b = 8`` for ``s <= 20``, else 16; :func:`rkmlearn.solvers.block_krylov.block_krylov_eigenpairs`).
+
+    The case of ``bench_kpca.py``: RBF, ``d = 20`` standard normal features, ``sigma = sqrt(d / 2)``
+    (a flat spectrum). Prints CPU ms, best of ``repeat``; "gave up" where the solver hands over to
+    the dense driver (its budget spent on a cluster).
+    """
+    from rkmlearn.solvers.block_krylov import _NotConverged, block_krylov_eigenpairs
+
+    print(f"block Krylov CPU ms by block size b (RBF, d = 20, one BLAS thread, best of {repeat})")
+    print(f"{'n':>5} {'s':>3} | " + " ".join(f"{'b=' + str(b):>9}" for b in bs))
+    for n in ns:
+        X = np.random.default_rng(0).normal(size=(n, 20))
+        K = GramCenterer().fit_transform(RBF(sigma=np.sqrt(10.0))(X))
+        for s in ss:
+            cells = []
+            for b in bs:
+                best = np.inf
+                try:
+                    for _ in range(repeat):
+                        t0 = time.process_time()
+                        block_krylov_eigenpairs(K, s, 0, block_size=b)
+                        best = min(best, time.process_time() - t0)
+                    cells.append(f"{best * 1e3:9.1f}")
+                except _NotConverged:
+                    cells.append(f"{'gave up':>9}")
+            print(f"{n:>5} {s:>3} | " + " ".join(cells), flush=True)
+
+
 def main(argv=None, *, quick=None):
     """Command-line entry point; ``main(quick=True)`` is what ``benchmarks/run_all.py`` calls."""
     json_path = None
@@ -116,8 +147,13 @@ def main(argv=None, *, quick=None):
         parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
         parser.add_argument("--quick", action="store_true", help="small grid, one repeat")
         parser.add_argument("--json", help="also write the records to this JSON file")
+        parser.add_argument("--block-sizes", action="store_true",
+                            help="only the block solver's time by block size (its default's measurement)")
         args = parser.parse_args(argv)
         quick, json_path = args.quick, args.json
+        if args.block_sizes:
+            with threadpool_limits(limits=1, user_api="blas"):
+                return block_sizes()
     with threadpool_limits(limits=1, user_api="blas"):
         records = run(QUICK_N, QUICK_S, repeat=1) if quick else run()
     if json_path:

@@ -68,11 +68,11 @@ def block_krylov_eigenpairs(K, s, random_state=0, *, block_size=None, rtol=None,
     random_state : int, RandomState, Generator or None
         Seeds the starting block.
     block_size : int, optional
-        ``b``; default 8 for ``s <= 20``, else 16. Measured (``benchmarks/bench_eigensolvers.py``,
-        RBF Gram, one thread): at n = 2000 ``b = 8`` is 10-30 % faster than ``b = s`` for
-        ``s = 3..20``, and within 5 % of the best ``b`` at n = 5000; beyond ``s = 20`` a wider block
-        wins (``b = s = 25`` gives up on a decaying spectrum where 16 converges in a third of
-        ARPACK's time).
+        ``b``; default 8 for ``s <= 20``, else 16. Measured (``benchmarks/bench_eigensolvers.py
+        --block-sizes``, RBF Gram, one thread): for ``s = 10..20``, ``b = 8`` is 20-28 % faster than the
+        former ``b = min(s, 16)`` at n = 2000 and between 2 % slower and 11 % faster at n = 5000;
+        beyond ``s = 20`` a wider block wins (``b = s = 25`` gives up on a decaying spectrum where 16
+        converges in a third of ARPACK's time).
     max_basis : int, optional
         Largest Krylov basis before a thick restart (default above).
     rtol : float, optional
