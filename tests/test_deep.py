@@ -384,21 +384,41 @@ def test_smoother_set_after_fit_is_used_and_checked():
         model.predict(X[:5])
 
 
-def test_defaults_are_usable_on_digits_the_shared_outputs_are_documented():
-    """Issue 19: with the old defaults (sigma = 1, smoother 1, RBF level 2) digits scored 84 % (6,)
-    and 58 % (3, 3). The book's defaults: (6,) and the paper's one-vs-all reach > 90 %; the shared
-    (3, 3) outputs underfit ten classes, which the docstring's Notes explain."""
+def test_defaults_are_competitive_on_digits():
+    """Issues 19 and 24: with the old defaults the shared (3, 3) outputs scored 58 % on ten digits.
+    ``n_components="auto"`` gives both levels ``p - 1 = 9`` components: competitive with scikit-learn's
+    ``MLPClassifier()`` and ``SVC()`` on the same split, and the paper's one-vs-all (binary problems:
+    the book's (3, 3)) still works."""
     from sklearn.multiclass import OneVsRestClassifier
+    from sklearn.svm import SVC
 
     from rkmlearn.datasets import load_digits_split
 
     d = load_digits_split(300, n_test=300, random_state=0)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
-        one = DeepRKMClassifier((6,), random_state=0).fit(d.X_train, d.y_train).score(d.X_test, d.y_test)
+        model = DeepRKMClassifier(random_state=0).fit(d.X_train, d.y_train)
         ova = OneVsRestClassifier(DeepRKMClassifier(random_state=0)).fit(d.X_train, d.y_train)
-    assert one > 0.88 and ova.score(d.X_test, d.y_test) > 0.93, (one, ova.score(d.X_test, d.y_test))
+    svc = SVC().fit(d.X_train, d.y_train).score(d.X_test, d.y_test)
+    assert model.n_components_ == (9, 9)
+    assert ova.estimators_[0].n_components_ == (3, 3)
+    assert model.score(d.X_test, d.y_test) > svc - 0.04, (model.score(d.X_test, d.y_test), svc)
+    assert ova.score(d.X_test, d.y_test) > 0.93, ova.score(d.X_test, d.y_test)
     assert "OneVsRestClassifier(DeepRKMClassifier())" in DeepRKMClassifier.__doc__
+
+
+@pytest.mark.parametrize("n_classes, n, expected", [(2, 50, (3, 3)), (3, 50, (3, 3)), (10, 50, (9, 9)),
+                                                    (10, 6, (5, 5))])
+def test_auto_components(n_classes, n, expected):
+    from rkmlearn.models.deep.training import auto_components
+
+    assert auto_components(n_classes, n) == expected
+
+
+def test_n_components_string_other_than_auto_is_an_error():
+    X, y = _moons()
+    with pytest.raises(ValueError, match="n_components must be 'auto'"):
+        DeepRKMClassifier("three").fit(X, y)
 
 
 def test_given_levels_as_init():

@@ -331,7 +331,8 @@ def top_eigenpairs(K, n_components, solver="auto", *, check_rank=True, random_st
         ``K`` is a numerically low-rank PSD matrix plus this symmetric sparse band (RecurrentRKM's
         ``K + A``): for ``n >= BAND_MIN_N``, ``solver="auto"`` uses ``lowrank_band_eigenpairs``
         (residuals at LAPACK's accuracy, the leading pairs certified by an inertia count; else
-        the automatic choice below).
+        the automatic choice below), and below ``BAND_MIN_N`` the dense driver (the leading
+        eigenvalues cluster, where block Krylov gives up).
     fix_signs : bool, default=True
         Fix the signs by :func:`flip_signs`; False for a caller that fixes them itself (the level
         fixes them once, on its hidden features).
@@ -360,7 +361,10 @@ def top_eigenpairs(K, n_components, solver="auto", *, check_rank=True, random_st
         except _NotConverged:
             pass  # not low rank plus band after all, or a near-tie at s: the automatic choice
     if solver == "auto":
-        solver = choose_eigen_solver(n, s)
+        # below BAND_MIN_N, K + band goes to the dense driver at once: its leading eigenvalues
+        # cluster, so block Krylov would spend its budget and give up (Santa Fe, T = 1000: 0.092 s
+        # against 0.071 s)
+        solver = "dense" if band is not None and n < BAND_MIN_N else choose_eigen_solver(n, s)
     if solver == "arpack" and s >= n:
         raise ValueError(
             f"n_components={s} is too large for solver='arpack', which needs n_components < n "

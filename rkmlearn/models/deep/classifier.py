@@ -51,9 +51,10 @@ class DeepRKMClassifier(ClassifierMixin, TransformerMixin, BaseEstimator):
 
     Parameters
     ----------
-    n_components : int or sequence of int, default=(3, 3)
+    n_components : "auto", int or sequence of int, default="auto"
         ``s_j`` per level; its length is the number of levels ``L`` (an int: one level).
-        ``1 <= s_j <= n_samples - 1``.
+        ``1 <= s_j <= n_samples - 1``. ``"auto"``: two levels of ``max(3, p - 1)`` components for
+        ``p`` classes, the book's ``(3, 3)`` for a binary problem (stored in ``n_components_``).
     kernels : str, Kernel, list or None, default=None
         Kernel of each level (one for all, or one per level). Levels ``j >= 2`` need a kernel
         whose gradient is coded: ``"rbf"`` or ``"linear"``. None: the book's choice (Chapter 9),
@@ -116,12 +117,14 @@ class DeepRKMClassifier(ClassifierMixin, TransformerMixin, BaseEstimator):
 
     Notes
     -----
-    **Defaults.** The defaults are the book's settings for one binary problem: ``(3, 3)``
+    **Defaults.** The defaults are the book's settings: for one binary problem ``(3, 3)``
     components, RBF level 1 at the median distance, a linear level 2, the paper's ``lambda = 0.5``,
     ``eta_j = eta = 1``, 100 iterations. For ``p > 2`` classes, ``p`` one-vs-all outputs share the
     last level's ``s_L`` features and cannot all be fitted when ``s_L < p - 1`` (Chapter 9: on
-    MNIST digits three shared features underfit); use the paper's one-vs-all,
-    ``OneVsRestClassifier(DeepRKMClassifier())``, or ``s_L >= p - 1``. The MLP level
+    digits three shared features score 57 %), so ``"auto"`` gives both levels ``p - 1``: on
+    scikit-learn's digits (1000 training, 500 test) ``(9, 9)`` scores 97.4 % in 0.5 s, as
+    ``MLPClassifier()`` (``benchmarks/bench_deep.py``). The paper's one-vs-all trains ``p``
+    binary models instead, ``OneVsRestClassifier(DeepRKMClassifier())``. The MLP level
     (``classifier="mlp"``) needs a smaller ``lam`` and ``eta`` than the paper's (e.g. 0.01 and
     1e-4): its cross-entropy is weighted by ``1 / (2 lam N)``, which the weight decay and the
     KPCA terms swamp at ``lam = 0.5`` (a warning says so when it predicts one class).
@@ -129,6 +132,8 @@ class DeepRKMClassifier(ClassifierMixin, TransformerMixin, BaseEstimator):
     Attributes
     ----------
     classes_ : ndarray of shape (n_classes,)
+    n_components_ : tuple of int
+        ``s_j`` per level (``n_components`` resolved).
     H_ : list of ndarray of shape (n_samples, s_j)
         Hidden features of every level (``H_j^T H_j = I``).
     coef_ : ndarray of shape (s_L, n_outputs)
@@ -167,7 +172,7 @@ class DeepRKMClassifier(ClassifierMixin, TransformerMixin, BaseEstimator):
     """
 
     __init__ = estimator_init(
-        {"n_components": (3, 3)},
+        {"n_components": "auto"},
         {
             "kernels": None,
             "kernel_params": None,
@@ -223,7 +228,8 @@ class DeepRKMClassifier(ClassifierMixin, TransformerMixin, BaseEstimator):
         self.classes_, labels = check_class_labels(y, X.shape[0], type(self).__name__)
         self._check_parameters()
         n = X.shape[0]
-        s, kernel_names, kernel_params, etas = check_levels(self, n)
+        s, kernel_names, kernel_params, etas = check_levels(self, n, len(self.classes_))
+        self.n_components_ = tuple(s)
         rng = check_random_state(self.random_state)
 
         level1_params = kernel_params[0]

@@ -149,9 +149,19 @@ def deep_objective(K0_c, kernels, etas, *, head=None):
     Returns
     -------
     fun, grad : callables of the list of blocks
+        ``grad`` at the arrays of the last ``fun`` call reuses its level products (one pass over
+        ``K0_c`` per iteration): pass new arrays for a new point, never the old ones changed in
+        place (the optimisers always make new arrays).
     """
     L = len(etas)
-    cache = {}  # level j -> (H_{j-1} it was computed from, K_j(H_{j-1})): fun and grad share it
+    cache = {}  # level j -> (H_{j-1} it was computed from, K_j(H_{j-1}))
+    # the per-level terms of the last point, kept by identity: the optimiser evaluates fun at a point
+    # (its line search's accepted trial) and then grad at the SAME arrays, so an iteration makes ONE
+    # pass over the n x n K0_c, not two (the same operations, the same bits)
+    memo, head_memo = [(), None], [(), None]
+
+    def centred(H):  # H - mean(H): np.mean's own sum and division (the same bits) without its overhead
+        return H - np.add.reduce(H, axis=0) / H.shape[0]
 
     def kernel_matrix(j, Z):
         hit = cache.get(j)
@@ -159,23 +169,33 @@ def deep_objective(K0_c, kernels, etas, *, head=None):
             hit = cache[j] = (Z, kernels[j - 1](Z))
         return hit[1]
 
-    def evaluate(blocks, want_grad):
-        Hs, theta = blocks[:L], blocks[L:]
-        value = 0.0
-        grads = [np.zeros_like(H) for H in Hs]
+    def levels(Hs):
+        """``(Hc, K, KHc)`` per level at the point ``Hs``."""
+        if len(memo[0]) == L and all(a is b for a, b in zip(memo[0], Hs)):
+            return memo[1]
+        terms = []
         for j in range(L):
             H = Hs[j]
             # tr(H^T M_c K M_c H) = tr(Hc^T K Hc) with Hc = M_c H: K is never centred explicitly
-            Hc = H - H.mean(axis=0)
+            Hc = centred(H)
             if j == 0:
                 K, KHc = None, K0_c @ H
             elif isinstance(kernels[j - 1], Linear):  # K = Z Z^T: O(n s^2), no n x n matrix
-                Zc = Hs[j - 1] - Hs[j - 1].mean(axis=0)
+                Zc = centred(Hs[j - 1])
                 K, KHc = None, Zc @ (Zc.T @ Hc)
             else:
                 K = kernel_matrix(j, Hs[j - 1])
                 KHc = K @ Hc
                 KHc -= KHc.mean(axis=0)  # M_c K M_c H
+            terms.append((Hc, K, KHc))
+        memo[:] = [tuple(Hs), terms]
+        return terms
+
+    def evaluate(blocks, want_grad):
+        Hs, theta = blocks[:L], blocks[L:]
+        value = 0.0
+        grads = [np.zeros_like(H) for H in Hs] if want_grad else None
+        for j, (Hc, K, KHc) in enumerate(levels(Hs)):
             value -= 0.5 / etas[j] * float(np.sum(Hc * KHc))
             if want_grad:
                 grads[j] -= KHc / etas[j]
@@ -186,12 +206,15 @@ def deep_objective(K0_c, kernels, etas, *, head=None):
                         grads[j - 1] -= 0.5 / etas[j] * kernel_trace_gradient(kernels[j - 1], Hs[j - 1], K, Hc @ Hc.T)
         theta_grads = []
         if head is not None:
-            out = head(Hs[-1], *theta)
+            point = (Hs[-1], *theta)
+            if not (len(head_memo[0]) == len(point) and all(a is b for a, b in zip(head_memo[0], point))):
+                head_memo[:] = [point, head(*point)]
+            out = head_memo[1]
             value += out[0]
             if want_grad:
                 grads[-1] += out[1]
-                theta_grads = list(out[2:])
-        return value, grads + theta_grads
+                theta_grads = [g.copy() for g in out[2:]]  # the caller's own: the memo keeps its arrays
+        return value, (grads + theta_grads) if want_grad else None
 
     def fun(blocks):
         return evaluate(blocks, False)[0]

@@ -22,7 +22,7 @@ from ...views import View
 from ..coding import encode_labels, output_codebook
 from .objective import deep_objective, lssvm_loss, mlp_loss
 
-__all__ = ["check_levels", "median_distance", "initial_levels", "joint_dkpca", "initial_classifier", "train"]
+__all__ = ["auto_components", "check_levels", "median_distance", "initial_levels", "joint_dkpca", "initial_classifier", "train"]
 
 
 def _per_level(value, L, name, kind):
@@ -37,9 +37,21 @@ def _per_level(value, L, name, kind):
     return [value] * L
 
 
-def check_levels(model, n):
+def auto_components(n_classes, n):
+    """``n_components="auto"``: two levels of ``max(3, p - 1)`` components for ``p`` classes (at most
+    ``n - 1``): the book's ``(3, 3)`` for one binary problem, and room in the last level for the
+    ``p`` one-vs-all outputs, which ``p - 1`` features can all fit (Chapter 9)."""
+    k = min(max(3, n_classes - 1), max(n - 1, 1))
+    return (k, k)
+
+
+def check_levels(model, n, n_classes):
     """``(s, kernel names, kernel_params, etas)`` per level from the estimator's parameters."""
     s = model.n_components
+    if isinstance(s, str) and s == "auto":
+        s = auto_components(n_classes, n)
+    elif isinstance(s, str):
+        raise ValueError(f"n_components must be 'auto', an int or a sequence of ints (one per level); got {s!r}.")
     s = list(s) if isinstance(s, (list, tuple)) else [s]
     if len(s) < 1:
         raise ValueError("n_components must name at least one level (n_levels >= 1), e.g. (3, 3).")
