@@ -170,7 +170,7 @@ def deep_objective(K0_c, kernels, etas, *, head=None):
         return hit[1]
 
     def levels(Hs):
-        """``(Hc, K, KHc)`` per level at the point ``Hs``."""
+        """``(Hc, K, KHc, tr(Hc^T KHc))`` per level at the point ``Hs``."""
         if len(memo[0]) == L and all(a is b for a, b in zip(memo[0], Hs)):
             return memo[1]
         terms = []
@@ -187,7 +187,7 @@ def deep_objective(K0_c, kernels, etas, *, head=None):
                 K = kernel_matrix(j, Hs[j - 1])
                 KHc = K @ Hc
                 KHc -= KHc.mean(axis=0)  # M_c K M_c H
-            terms.append((Hc, K, KHc))
+            terms.append((Hc, K, KHc, float(np.sum(Hc * KHc))))
         memo[:] = [tuple(Hs), terms]
         return terms
 
@@ -195,8 +195,8 @@ def deep_objective(K0_c, kernels, etas, *, head=None):
         Hs, theta = blocks[:L], blocks[L:]
         value = 0.0
         grads = [np.zeros_like(H) for H in Hs] if want_grad else None
-        for j, (Hc, K, KHc) in enumerate(levels(Hs)):
-            value -= 0.5 / etas[j] * float(np.sum(Hc * KHc))
+        for j, (Hc, K, KHc, trace) in enumerate(levels(Hs)):
+            value -= 0.5 / etas[j] * trace
             if want_grad:
                 grads[j] -= KHc / etas[j]
                 if j > 0:
