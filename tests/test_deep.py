@@ -436,3 +436,34 @@ def test_given_levels_as_init():
         _model(init=base.H_[:1]).fit(X, y)
     with pytest.raises(ValueError, match=r"init\[1\]"):
         _model(init=[base.H_[0], base.H_[1][:10]]).fit(X, y)
+
+
+def test_gradient_at_the_objectives_point_reuses_its_products():
+    """Issue 24: the optimiser evaluates ``fun`` at a point and then ``grad`` at the same arrays; the
+    level-1 product ``K0_c H_1`` is formed once for both (one pass over the n x n matrix per
+    iteration), a new point forms it again, and the values are those of a fresh objective."""
+
+    class CountingMatrix(np.ndarray):
+        products = 0
+
+        def __matmul__(self, other):
+            CountingMatrix.products += 1
+            return np.asarray(self) @ other
+
+    X, _ = _moons()
+    K0_c = GramCenterer().fit_transform(RBF(0.5)(X))
+    rng = np.random.default_rng(0)
+    point = [project_stiefel(rng.normal(size=(len(X), 3))) for _ in range(2)] + [rng.normal(size=(4, 2))]
+    Y = np.where(rng.random((len(X), 2)) < 0.5, -1.0, 1.0)
+    head = lambda H, t: lssvm_loss(H, t, Y, 0.5, 1.0)  # noqa: E731
+    fun, grad = deep_objective(K0_c.view(CountingMatrix), [Linear()], [1.0, 2.0], head=head)
+    value, gradient = fun(point), grad(point)
+    assert CountingMatrix.products == 1
+    fresh_fun, fresh_grad = deep_objective(K0_c, [Linear()], [1.0, 2.0], head=head)
+    assert value == fresh_fun(point)
+    for g, h in zip(gradient, fresh_grad([P.copy() for P in point])):
+        np.testing.assert_array_equal(g, h)
+    gradient[-1][:] = 0.0  # the caller's arrays: changing them leaves the objective's memo alone
+    np.testing.assert_array_equal(grad(point)[-1], fresh_grad(point)[-1])
+    fun([P.copy() for P in point])
+    assert CountingMatrix.products == 2
