@@ -17,10 +17,12 @@ import argparse
 import os
 import time
 import tracemalloc
+import warnings
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import numpy as np  # noqa: E402
+from sklearn.exceptions import ConvergenceWarning  # noqa: E402
 
 from rkmlearn import DeepRKMClassifier  # noqa: E402
 from rkmlearn.datasets import load_digits_split  # noqa: E402
@@ -63,10 +65,15 @@ def main(quick=False):
 
         t_it, t_floor = best_cpu(iteration, repeat), best_cpu(floor, repeat)
         print(f"{name:>9} {1e3 * t_it:>10.2f} {1e3 * t_floor:>8.2f} {t_it / t_floor:>7.1f}")
+    if quick:
+        print("(N = 300: the floor is a few tens of microseconds, so Python's overhead sets the ratio; "
+              "issue 24's goal, <= 1.5x, is for N = 1000, the full run)")
     tracemalloc.start()
     t0 = time.process_time()
-    model = DeepRKMClassifier((3, 3), kernels=["rbf", "linear"], kernel_params=[{"sigma": 3.0}, None],
-                              smoother_sigma=0.5, max_iter=100, random_state=0).fit(X, y)
+    with warnings.catch_warnings():  # the paper's fixed budget of 100 iterations does not converge
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        model = DeepRKMClassifier((3, 3), kernels=["rbf", "linear"], kernel_params=[{"sigma": 3.0}, None],
+                                  smoother_sigma=0.5, max_iter=100, random_state=0).fit(X, y)
     elapsed = time.process_time() - t0
     peak = tracemalloc.get_traced_memory()[1] / 2**20
     tracemalloc.stop()
@@ -95,8 +102,10 @@ def against_peers(n_train, n_test, repeat):
         result = {}
 
         def fit_predict():
-            result["accuracy"] = float(np.mean(make().fit(data.X_train, data.y_train).predict(data.X_test)
-                                               == data.y_test))
+            with warnings.catch_warnings():  # the deep RKM's fixed 100-step budget, MLP's 200 epochs: expected
+                warnings.simplefilter("ignore", ConvergenceWarning)
+                predicted = make().fit(data.X_train, data.y_train).predict(data.X_test)
+            result["accuracy"] = float(np.mean(predicted == data.y_test))
 
         print(f"{name:>26} {best_cpu(fit_predict, repeat):8.3f} s {100 * result['accuracy']:6.1f} %")
 
