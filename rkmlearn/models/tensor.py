@@ -103,7 +103,7 @@ _TILE = 128
 #: Tiles of the decision values' test kernel (:meth:`TensorMultiViewRKM._outputs`): test rows x
 #: training columns (256 kB per view's block). Measured (n = 8000, 2000 test rows, 3 RBF views):
 #: 0.15 s for 128 x 256, 0.16-0.20 s for 64-256 rows x 128-1024 columns, 0.39 s for the former
-#: whole m x n matrix per view (out of cache, and page faults on three fresh 128 MB arrays).
+#: whole m x n matrix per view (three 128 MB arrays at n = 8000, out of cache).
 _PREDICT_ROWS, _PREDICT_COLS = 128, 256
 
 
