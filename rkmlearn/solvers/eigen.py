@@ -300,6 +300,33 @@ def _arpack(K, s, random_state):
 BAND_MIN_N = 1500
 
 
+def _solve(K, s, solver, random_state, symmetric, band):
+    """The eigenpairs (in any order) by ``solver``; ``"auto"`` and the iterative solvers fall back to
+    LAPACK's dense driver where they give up, with the same answer."""
+    if solver == "auto" and band is not None:
+        if K.shape[0] < BAND_MIN_N:
+            # K + band below BAND_MIN_N: its leading eigenvalues cluster, so block Krylov would spend
+            # its budget and give up (Santa Fe, T = 1000: 0.092 s against 0.071 s)
+            return _dense(K, s, random_state, symmetric)
+        try:
+            return lowrank_band_eigenpairs(K, band, s)
+        except _NotConverged:
+            pass  # not low rank plus band after all, or a near-tie at s: the automatic choice
+    if solver == "auto":
+        solver = choose_eigen_solver(K.shape[0], s)
+    if solver == "arpack":
+        try:
+            return _arpack(K, s, random_state)
+        except ArpackNoConvergence:
+            pass  # slower but always converges: the same answer
+    elif solver == "block":
+        try:
+            return block_krylov_eigenpairs(K, s, random_state)
+        except _NotConverged:
+            pass  # a cluster, or too small: exact in O(n^3)
+    return _dense(K, s, random_state, symmetric)
+
+
 def top_eigenpairs(K, n_components, solver="auto", *, check_rank=True, random_state=0, symmetric=False,
                    band=None, fix_signs=True):
     """The ``n_components`` largest eigenpairs of a symmetric matrix, largest first.
@@ -354,36 +381,12 @@ def top_eigenpairs(K, n_components, solver="auto", *, check_rank=True, random_st
     n = K.shape[0]
     s = check_n_components(n_components, n, "n_components", what="n (the size of K)")
     solver = check_option(solver, "solver", SOLVERS)
-    evals = None
-    if solver == "auto" and band is not None and n >= BAND_MIN_N:
-        try:
-            evals, evecs = lowrank_band_eigenpairs(K, band, s)
-        except _NotConverged:
-            pass  # not low rank plus band after all, or a near-tie at s: the automatic choice
-    if solver == "auto":
-        # below BAND_MIN_N, K + band goes to the dense driver at once: its leading eigenvalues
-        # cluster, so block Krylov would spend its budget and give up (Santa Fe, T = 1000: 0.092 s
-        # against 0.071 s)
-        solver = "dense" if band is not None and n < BAND_MIN_N else choose_eigen_solver(n, s)
     if solver == "arpack" and s >= n:
         raise ValueError(
             f"n_components={s} is too large for solver='arpack', which needs n_components < n "
             f"(= {n}); use solver='dense' (or 'auto')."
         )
-    if evals is not None:
-        pass
-    elif solver == "arpack":
-        try:
-            evals, evecs = _arpack(K, s, random_state)
-        except ArpackNoConvergence:
-            evals, evecs = _dense(K, s, random_state, symmetric)  # slower but always converges: same answer
-    elif solver == "block":
-        try:
-            evals, evecs = block_krylov_eigenpairs(K, s, random_state)
-        except _NotConverged:
-            evals, evecs = _dense(K, s, random_state, symmetric)  # a cluster, or too small: exact in O(n^3)
-    else:
-        evals, evecs = _dense(K, s, random_state, symmetric)
+    evals, evecs = _solve(K, s, solver, random_state, symmetric, band)
     order = np.argsort(evals)[::-1]
     evals = np.ascontiguousarray(evals[order])
     evecs = flip_signs(evecs[:, order]) if fix_signs else np.ascontiguousarray(evecs[:, order])
