@@ -165,7 +165,7 @@ class View(BaseEstimator):
         return X.shape[1]  # identity-like maps; others are computed in memory as before
 
     def chunk_features(self, X):
-        """Uncentred features of one chunk of rows (the streamed path)."""
+        """Uncentred features ``phi(x)`` of new inputs ``X`` (a chunk of rows in the streamed path)."""
         return self._features(self.feature_map_.transform(X), X, "transform")
 
     def set_streamed_statistics(self, mean, scale, row_means):
@@ -240,7 +240,7 @@ class View(BaseEstimator):
         if self.feature_map_ is None:
             return self.kernel_.blocks(self.X_) if X is None else self.kernel_.blocks(X, self.X_)
         Phi = self.features()
-        left = Phi if X is None else self._features(self.feature_map_.transform(X), X, "transform")
+        left = Phi if X is None else self.chunk_features(X)
         return lambda rows, cols: _blas.product(left[rows], Phi[cols].T)
 
     def features(self):
@@ -269,14 +269,14 @@ class View(BaseEstimator):
             if self._Phi_c is None:  # released after a primal fit: recompute
                 self._Phi_c = self.centred_features(self.X_)
             return self._Phi_c
-        return self._features(self.feature_map_.transform(X), X, "transform") - self.feature_mean_
+        return self.chunk_features(X) - self.feature_mean_
 
     def kernel_rows(self, X):
         """Uncentred kernel values ``k(x, x_i)`` (m, n) of new inputs with the training inputs."""
         self._check_fitted()
         if self.feature_map_ is None:
             return self.kernel_(X, self.X_)
-        Phi = self._features(self.feature_map_.transform(X), X, "transform")
+        Phi = self.chunk_features(X)
         return Phi @ self.features().T
 
     def centred_kernel_rows(self, X):
