@@ -122,7 +122,7 @@ class DeepRKMClassifier(ClassifierMixin, TransformerMixin, BaseEstimator):
     ``eta_j = eta = 1``, 100 iterations. For ``p > 2`` classes, ``p`` one-vs-all outputs share the
     last level's ``s_L`` features and cannot all be fitted when ``s_L < p - 1`` (Chapter 9: on
     digits three shared features score 57 %), so ``"auto"`` gives both levels ``p - 1``: on
-    scikit-learn's digits (1000 training, 500 test) ``(9, 9)`` scores 97.4 % in 0.5 s, as
+    scikit-learn's digits (1000 training, 500 test) ``(9, 9)`` scores 97.4 % in 0.3 s, as
     ``MLPClassifier()`` (``benchmarks/bench_deep.py``). The paper's one-vs-all trains ``p``
     binary models instead, ``OneVsRestClassifier(DeepRKMClassifier())``. The MLP level
     (``classifier="mlp"``) needs a smaller ``lam`` and ``eta`` than the paper's (e.g. 0.01 and
