@@ -126,6 +126,11 @@ def mlp_loss(H, theta1, theta2, labels, lam, eta):
     return value, dZ @ W1.T, grad1, grad2
 
 
+def _same_arrays(kept, given):
+    """Whether ``given`` holds the very arrays ``kept`` does (identity: a point the objective has seen)."""
+    return len(kept) == len(given) and all(a is b for a, b in zip(kept, given))
+
+
 def deep_objective(K0_c, kernels, etas, *, head=None):
     r"""``fun`` and ``grad`` of the deep RKM objective over the blocks ``[H_1, ..., H_L, theta...]``.
 
@@ -171,7 +176,7 @@ def deep_objective(K0_c, kernels, etas, *, head=None):
 
     def levels(Hs):
         """``(Hc, K, KHc, tr(Hc^T KHc))`` per level at the point ``Hs``."""
-        if len(memo[0]) == L and all(a is b for a, b in zip(memo[0], Hs)):
+        if _same_arrays(memo[0], Hs):
             return memo[1]
         terms = []
         for j in range(L):
@@ -207,7 +212,7 @@ def deep_objective(K0_c, kernels, etas, *, head=None):
         theta_grads = []
         if head is not None:
             point = (Hs[-1], *theta)
-            if not (len(head_memo[0]) == len(point) and all(a is b for a, b in zip(head_memo[0], point))):
+            if not _same_arrays(head_memo[0], point):
                 head_memo[:] = [point, head(*point)]
             out = head_memo[1]
             value += out[0]
