@@ -287,22 +287,14 @@ class RBF(_BandwidthKernel):
 
     @kernel_inputs
     def blocks(self, X, Y=None):
-        # the exponents 2c x^T y - c|x|^2 - c|y|^2 of _rbf_exponents_then_exp as ONE product of
-        # augmented rows [2c x, -c|x|^2, 1] and [y, 1, -c|y|^2]: no broadcast passes over a block
+        # the exponents as ONE product of augmented rows (_rbf_augmented_rows): no broadcast pass per block
         c = _rbf_scale(X, Y, self._validate_params()["sigma"])
         if c is None:
             return super().blocks(X, Y)
-
-        def augmented(A, scale, first):
-            h, ones = np.einsum("ij,ij->i", A, A)[:, None] * -c, np.ones((A.shape[0], 1))
-            return np.hstack([A * scale, h, ones] if first else [A, ones, h])
-
-        left, right = augmented(X, 2.0 * c, True), augmented(X if Y is None else Y, 1.0, False)
+        left, right = _rbf_augmented_rows(X, X if Y is None else Y, c)
 
         def block(rows, cols):
-            B = product(left[rows], right[cols].T)
-            np.minimum(B, 0.0, out=B)
-            np.exp(B, out=B)
+            B = _exp_clipped(product(left[rows], right[cols].T))
             if Y is None and rows == cols:
                 np.fill_diagonal(B, 1.0)
             return B
@@ -329,35 +321,49 @@ def _rbf_scale(X, Y, sigma):
 
 
 def _rbf_exponents_then_exp(X, Y, c):
-    """``exp(min(2 c x^T y - c ||x||^2 - c ||y||^2, 0))``: the RBF kernel in one fused pass per tile.
+    """``exp(min(2 c x^T y - c ||x||^2 - c ||y||^2, 0))``: the RBF kernel with the scale fused in.
 
     The same BLAS form as :eq:`eq-sqdist`, with the scale ``-c = -1 / (2 sigma^2)`` folded into the
-    product (``syrk``'s ``alpha``) and the squared norms: per tile two broadcast additions, the clip
-    (a rounded exponent above 0 is a distance below 0) and ``exp``, half the element-wise passes of
-    distances-then-map. ``Y is None``: the upper triangle only, each tile mirrored as it is done,
-    so the matrix is exactly symmetric (the caller sets the diagonal to exactly 1).
+    product and the squared norms, then the clip and ``exp`` (:func:`_exp_clipped`): half the
+    element-wise passes of distances-then-map. ``Y is None``: ``syrk`` (``alpha = 2c``) forms the
+    upper triangle, each tile gets the two norm terms, is finished and mirrored as it is done, so
+    the matrix is exactly symmetric (the caller sets the diagonal to exactly 1); else ONE product
+    of augmented rows (:func:`_rbf_augmented_rows`) finished a row block at a time, in cache.
     """
+    if Y is not None:
+        left, right = _rbf_augmented_rows(X, Y, c)
+        K = product(left, right.T)
+        for rows in _row_blocks(K.shape[0], K.shape[1]):
+            _exp_clipped(K[rows])
+        return K
     h = np.einsum("ij,ij->i", X, X)
     h *= -c
-    if Y is not None:
-        K = product(X * (2.0 * c), Y.T)
-        hy = np.einsum("ij,ij->i", Y, Y)
-        hy *= -c
-        for rows in _row_blocks(K.shape[0], K.shape[1]):
-            block = K[rows]
-            block += h[rows, None]
-            block += hy[None, :]
-            np.minimum(block, 0.0, out=block)
-            np.exp(block, out=block)
-        return K
 
     def finish(block, rows, cols):
         block += h[rows, None]
         block += h[None, cols]
-        np.minimum(block, 0.0, out=block)
-        np.exp(block, out=block)
+        _exp_clipped(block)
 
     return _finish_upper_tiles(gram_upper(X, alpha=2.0 * c), finish)
+
+
+def _rbf_augmented_rows(X, Y, c):
+    """``[2c x, -c ||x||^2, 1]`` per row of ``X`` and ``[y, 1, -c ||y||^2]`` per row of ``Y``: their
+    product is the matrix of RBF exponents ``2c x^T y - c ||x||^2 - c ||y||^2``, norms included
+    (one BLAS product, no broadcast pass over the result)."""
+
+    def augmented(A, scale, norm_first):
+        h, ones = np.einsum("ij,ij->i", A, A)[:, None] * -c, np.ones((A.shape[0], 1))
+        return np.hstack([A * scale, h, ones] if norm_first else [A, ones, h])
+
+    return augmented(X, 2.0 * c, True), augmented(Y, 1.0, False)
+
+
+def _exp_clipped(B):
+    """``exp(min(B, 0))`` in place: a rounded exponent above 0 (a distance below 0) gives exactly 1."""
+    np.minimum(B, 0.0, out=B)
+    np.exp(B, out=B)
+    return B
 
 
 class Laplacian(_BandwidthKernel):
