@@ -73,7 +73,8 @@ def _distances_then(X, Y, then=None):
 
     def finish(block, rows, cols):
         block *= -2.0
-        block += np.add.outer(x_sq[rows], x_sq[cols])  # x_i^2 + x_j^2: symmetric, addition commutes
+        # x_i^2 + x_j^2: symmetric, addition commutes
+        block += np.add.outer(x_sq[rows], x_sq[cols])
         if rows == cols:
             np.fill_diagonal(block, 0.0)
         np.maximum(block, 0.0, out=block)
@@ -93,7 +94,8 @@ def _finish_upper_tiles(D, finish, tile=_TILE):
             cols = slice(j, min(j + tile, n))
             block = D[rows, cols]
             finish(block, rows, cols)
-            if i == j:  # the diagonal tile: its upper triangle is the valid one
+            if i == j:
+                # the diagonal tile: its upper triangle is the valid one
                 lower = np.tril_indices(block.shape[0], -1)
                 block[lower] = block.T[lower]
             else:

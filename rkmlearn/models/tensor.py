@@ -310,11 +310,14 @@ class TensorMultiViewRKM(ClassifierMixin, BaseEstimator):
         self.n_features_in_ = sum(X.shape[1] for X in Xs) if single else [X.shape[1] for X in Xs]
         rho, eta, lam = float(self.rho), float(self.eta), float(self.lam)
         self.tau_ = (1.0 - rho) * self.n_views_ + rho
-        M = _coupled_system(self.views_, rho, eta, lam)  # the one n x n array of the fit
+        # the one n x n array of the fit, factored in place (no second one)
+        M = _coupled_system(self.views_, rho, eta, lam)
         ones = np.ones(n)
-        if self.fit_intercept:  # M is factored in place: no second n x n array
-            solver = BorderedSolver(M, self.tau_ * ones, ones, name="K_rho / eta + lam I", overwrite=True)
-            alpha, b = solver.solve(self.tau_ * Y)  # all m outputs with one factorisation
+        if self.fit_intercept:
+            solver = BorderedSolver(M, self.tau_ * ones, ones,
+                                    name="K_rho / eta + lam I", overwrite=True)
+            # all m outputs with one factorisation
+            alpha, b = solver.solve(self.tau_ * Y)
             b = b[0]
         else:  # b = 0: no border, no constraint sum_k y_k h_k = 0
             alpha = SymmetricSolver(M, "K_rho / eta + lam I", overwrite=True).solve(self.tau_ * Y)

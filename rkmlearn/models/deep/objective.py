@@ -181,11 +181,13 @@ def deep_objective(K0_c, kernels, etas, *, head=None):
         terms = []
         for j in range(L):
             H = Hs[j]
-            # tr(H^T M_c K M_c H) = tr(Hc^T K Hc) with Hc = M_c H: K is never centred explicitly
+            # tr(H^T M_c K M_c H) = tr(Hc^T K Hc) with Hc = M_c H:
+            # K is never centred explicitly
             Hc = centred(H)
             if j == 0:
                 K, KHc = None, K0_c @ H
-            elif isinstance(kernels[j - 1], Linear):  # K = Z Z^T: O(n s^2), no n x n matrix
+            elif isinstance(kernels[j - 1], Linear):
+                # K = Z Z^T: O(n s^2), no n x n matrix
                 Zc = centred(Hs[j - 1])
                 K, KHc = None, Zc @ (Zc.T @ Hc)
             else:
@@ -205,10 +207,15 @@ def deep_objective(K0_c, kernels, etas, *, head=None):
             if want_grad:
                 grads[j] -= KHc / etas[j]
                 if j > 0:
-                    if K is None:  # linear kernel: d tr(Hc^T Z Z^T Hc) / dZ = 2 Hc Hc^T Z, formed as products
-                        grads[j - 1] -= (1.0 / etas[j]) * (Hc @ (Hc.T @ Hs[j - 1]))
+                    Z = Hs[j - 1]
+                    if K is None:
+                        # linear kernel: d tr(Hc^T Z Z^T Hc) / dZ = 2 Hc Hc^T Z,
+                        # formed as products
+                        grads[j - 1] -= (1.0 / etas[j]) * (Hc @ (Hc.T @ Z))
                     else:
-                        grads[j - 1] -= 0.5 / etas[j] * kernel_trace_gradient(kernels[j - 1], Hs[j - 1], K, Hc @ Hc.T)
+                        G = Hc @ Hc.T
+                        dK = kernel_trace_gradient(kernels[j - 1], Z, K, G)
+                        grads[j - 1] -= 0.5 / etas[j] * dK
         theta_grads = []
         if head is not None:
             point = (Hs[-1], *theta)
@@ -218,7 +225,8 @@ def deep_objective(K0_c, kernels, etas, *, head=None):
             value += out[0]
             if want_grad:
                 grads[-1] += out[1]
-                theta_grads = [g.copy() for g in out[2:]]  # the caller's own: the memo keeps its arrays
+                # the caller's own arrays: the memo keeps its own
+                theta_grads = [g.copy() for g in out[2:]]
         return value, (grads + theta_grads) if want_grad else None
 
     def fun(blocks):
