@@ -23,6 +23,10 @@ at a time), and these checks are made (``CHECKS``):
     state and the frame shown is that state's (SHA-256 of the image bytes against the manifest);
     then every control is moved through its whole ladder (slider: arrow keys; buttons: clicks),
     and after each move the frame changed and is the manifest's frame of the new state.
+``page-fits-400``
+    at 400 px the page is no wider than the viewport: nothing outside a scrolling box (a code
+    block, an equation) sticks out at the right and makes the whole page scroll sideways (a long
+    dotted name or file path without a break opportunity did, in a caption or in the text).
 ``toggles-400`` / ``toggles-1400``
     the visible sidebar toggle opens the chapter list (400 px: the navigation dialog; 1400 px: it
     hides and shows the sidebar), and the contents toggle, where the page has one, opens the
@@ -122,7 +126,7 @@ PAGES = sorted(p.relative_to(HTML).as_posix() for p in HTML.rglob("*.html")
 REDIRECTS = [p for p in PAGES if 'http-equiv="Refresh"' in (HTML / p).read_text(errors="replace")]
 EXPLORER_PAGES = [p for p in PAGES if "rkm-manifest" in (HTML / p).read_text(errors="replace")]
 CHECKS = ("loads-cleanly", "math-typeset", "equations-fit-1400", "equations-reachable-400",
-          "explorers", "toggles-400", "toggles-1400", "code-fits-1400", "no-plumbing",
+          "page-fits-400", "explorers", "toggles-400", "toggles-1400", "code-fits-1400", "no-plumbing",
           "figures-captioned", "figures-sharp", "no-label-text")
 #: explorer frames at 400 px: shown at least this fraction of their design width (FRAME_RC's
 #: smallest text, 9 pt = 12.5 px at the design width, stays at 9 px or more)
@@ -273,6 +277,22 @@ RASTER_JS = r"""() => {
               natural: img.naturalWidth, shown, frame, design, reachable};
     });
 }""" % VISIBLE_SCROLL_JS
+
+PAGE_WIDTH_JS = r"""() => {
+  // the page's width, and the first elements that stick out at the right outside any box that
+  // scrolls or clips them (fixed elements, e.g. the header, do not widen the page)
+  const culprits = [];
+  for (const e of document.querySelectorAll('body *')) {
+    const b = e.getBoundingClientRect();
+    if (b.width === 0 || b.right <= innerWidth + 1 || getComputedStyle(e).position === 'fixed') continue;
+    let clipped = false;
+    for (let a = e.parentElement; a && !clipped; a = a.parentElement)
+      clipped = ['auto', 'scroll', 'hidden', 'clip'].includes(getComputedStyle(a).overflowX);
+    if (!clipped)
+      culprits.push(`${e.tagName.toLowerCase()} ${(e.textContent || '').trim().slice(0, 60)}`);
+  }
+  return {width: document.documentElement.scrollWidth, culprits: culprits.slice(0, 3)};
+}"""
 
 LABEL_TEXT_JS = r"""() => {
   const root = document.querySelector('main') || document.body;
@@ -548,6 +568,10 @@ async def _visit(browser, base: str, page_name: str, blocked: list, semaphore) -
                         if page_name in EXPLORER_PAGES:
                             report["explorers"] += await _explorer_report(page)
                     else:
+                        page_width = await page.evaluate(PAGE_WIDTH_JS)
+                        if page_width["width"] > NARROW + 1:
+                            report["page-fits-400"].append(
+                                f"the page is {page_width['width']} px wide: " + "; ".join(page_width["culprits"]))
                         report["equations-reachable-400"] += [
                             f"equation {e['label']} ({e['content']:.0f} px in a {e['box']:.0f} px box) is cut off"
                             for e in equations if not e["fits"] and not e["scrollable"]]
