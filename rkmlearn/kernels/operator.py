@@ -23,7 +23,7 @@ import os
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
-from threadpoolctl import threadpool_limits
+from threadpoolctl import threadpool_info, threadpool_limits
 
 from .._validation import is_dask
 from ..solvers.operator import pivoted_cholesky_columns
@@ -39,9 +39,10 @@ TILE = 512
 #: view; below it the dense path (one kernel evaluation, then BLAS passes over memory) is the faster one
 #: (benchmarks/bench_matrix_free.py: at n = 20,000 the matrix-free path took 1.1-1.4x the dense time).
 GRAM_BYTES = 4 * 2**30
-#: Strips of the upper triangle (equal work each) a local product is split into: they run on a pool of
-#: threads (NumPy's BLAS and ``exp`` release the GIL; SciPy's BLAS does not) and are summed in this
-#: fixed order, so that the result does not depend on the number of threads.
+#: Strips of the upper triangle (equal work each) a local product is split into: they run on as many
+#: threads as BLAS may use (``OPENBLAS_NUM_THREADS``, threadpoolctl; NumPy's BLAS and ``exp`` release
+#: the GIL, SciPy's BLAS does not), each tile's BLAS call on one, and are summed in this fixed order,
+#: so that the result does not depend on the number of threads.
 STRIPS = 8
 
 
@@ -153,7 +154,7 @@ class CentredGramOperator:
             results = dask.compute(*[dask.delayed(upper_strip_products, pure=True)(*arguments(a, b))
                                      for a, b in spans])
         else:
-            workers = min(len(spans), os.cpu_count() or 1)
+            workers = min(len(spans), _blas_threads())
             with threadpool_limits(limits=1, user_api="blas"), ThreadPoolExecutor(workers) as pool:
                 results = list(pool.map(lambda span: upper_strip_products(*arguments(*span)), spans))
         total = np.zeros((len(self.Xs), n) if V is None else V.shape)
@@ -192,6 +193,12 @@ class CentredGramOperator:
             self.row_means = list(self._strips(None) / self.shape[0])
             self.passes += 1
         return self.row_means
+
+
+def _blas_threads():
+    """The threads NumPy's BLAS would use (its thread pool's setting): the strips' workers."""
+    counts = [info["num_threads"] for info in threadpool_info() if info.get("user_api") == "blas"]
+    return max(counts, default=os.cpu_count() or 1)
 
 
 def _equal_work_strips(n, count):

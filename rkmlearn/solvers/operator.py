@@ -24,9 +24,9 @@ from .eigen import rank_tolerance
 __all__ = ["operator_eigenpairs", "pivoted_cholesky_columns", "OPERATOR_BLOCK", "OPERATOR_PASSES"]
 
 #: Block width of the Krylov solver on an operator. A tile product costs its kernel evaluation
-#: (about 4.5 ns an entry for RBF, d = 20) plus ``4 b`` flops an entry for ``b`` vectors: measured
-#: (benchmarks/bench_matrix_free.py's tile timing, n = 8192, one thread) 4.9, 5.4 and 6.8 ns an entry
-#: of the upper triangle for b = 8, 16, 32, while b = 16 needs about half the passes of b = 8.
+#: (RBF, d = 20: a 512 x 22 x 512 product and an ``exp``) plus ``4 b`` flops an entry for ``b`` vectors.
+#: Measured (n = 8192, one thread): 4.9, 5.4 and 6.8 ns an upper-triangle entry for b = 8, 16, 32,
+#: and 10, 8, 6 passes to LAPACK's accuracy (s = 10): b = 16 and 32 cost about the same, 16 half the memory.
 OPERATOR_BLOCK = 16
 #: Most passes over the operator before the block solver gives up (to ARPACK on the same products).
 OPERATOR_PASSES = 60
