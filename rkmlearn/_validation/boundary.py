@@ -18,6 +18,7 @@ import functools
 import inspect
 
 from .arrays import check_array, check_dask, check_square, check_views, is_dask
+from .feature_names import feature_names
 
 __all__ = ["validate", "nested", "array", "square", "views", "checked_by", "check_two_samples", "check_kernel_params", "check_feature_map",
            "primal_needs_features", "check_kernel_or_feature_map"]
@@ -60,6 +61,7 @@ def validate(*, then=None, **rules):
             bound = signature.bind(*args, **kwargs)
             bound.apply_defaults()
             arguments = bound.arguments
+            feature_names(func.__name__, arguments)  # a DataFrame's columns, before they are dropped
             for name, rule in rules.items():
                 arguments[name] = rule(arguments[name], name, arguments)
             if then is not None:
