@@ -302,14 +302,17 @@ def _primal_level(views, n_components, opts, rng, keep_matrix, with_scores, name
 
 def _chunk_stats(views, Xs, shift):
     """One chunk's ``[count, sum(phi - shift), lower triangle of (phi - shift)^T (phi - shift)]``
-    flattened (row-major; the upper triangle is 0), and ``max_i ||phi_v(x_i)||^2`` per view.
+    flattened (row-major; the upper triangle is 0), and ``max_i ||phi_v(x_i) - shift_v||^2`` per view.
 
     The chunk's features are computed once for all of them; ``syrk`` forms one triangle (NumPy's
     ``Phi.T @ Phi`` is ``syrk`` too, then mirrors every chunk): it is mirrored once, after the
     reduction."""
     Phis = [view.chunk_features(X) for view, X in zip(views, Xs)]
-    maxsq = [float(np.einsum("ij,ij->i", P, P).max(initial=0.0)) for P in Phis]
     Phi = (Phis[0] if len(Phis) == 1 else np.hstack(Phis)) - shift
+    # C is accumulated about the shift: max ||phi - shift||^2 sets its rounding level (exact differences;
+    # the uncentred ||phi||^2 would make X + 1e8 with unit spread look like rank 0)
+    maxsq = [float(np.einsum("ij,ij->i", P, P).max(initial=0.0))
+             for P in np.split(Phi, np.cumsum([P.shape[1] for P in Phis])[:-1], axis=1)]
     upper = dsyrk(1.0, Phi.T, lower=0)  # Phi.T is Fortran-ordered: (Phi^T)(Phi^T)^T, no copy of the chunk
     # the Fortran-ordered upper triangle read in memory order IS the row-major lower one: no transposing copy
     return np.concatenate([[Phi.shape[0]], Phi.sum(axis=0), upper.ravel(order="K")]), np.array(maxsq)
