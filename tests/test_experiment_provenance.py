@@ -28,9 +28,10 @@ def _stored_files():
             continue
         text = "".join("".join(c["source"]) for c in json.loads(notebook.read_text())["cells"])
         names = set(re.findall(r"[\w/.-]+\.json", text))
-        if "mnist_{p}.json" in text:  # Chapter 9 reads mnist_<part>.json for its three parts
-            names |= {f"mnist_{p}.json" for p in ("table2", "depth", "table3")}
         found |= {notebook.parent / n for n in names if (notebook.parent / n).is_file()}
+        # an f-string name such as f"mnist_{name}.json" (Chapter 9's three parts): every file it can name
+        for head, tail in re.findall(r"([\w/.-]*)\{\w+\}([\w/.-]*\.json)", text):
+            found |= set(notebook.parent.glob(f"{head}*{tail}"))
     return sorted(found)
 
 
