@@ -225,8 +225,16 @@ def _dual_level(views, Xs, n_components, coupling, metric, opts, rng, keep_matri
     if metric is not None:  # B changes the eigenvalues' scale: the rank rule is relative to lambda_1
         metric_factor, scale = check_metric(metric, n, "metric")[1], 0.0
     band = coupling if scipy.sparse.issparse(coupling) else None  # K + band: the eigensolver uses the structure
-    sub, fix_signs = _leading(K, s, rng, opts, name, size=n, scale=scale, what=what, metric_factor=metric_factor,
-                              band=band)
+    try:
+        sub, fix_signs = _leading(K, s, rng, opts, name, size=n, scale=scale, what=what, metric_factor=metric_factor,
+                                  band=band)
+    except ValueError as exc:  # a linear kernel on data far from the origin: say so, not "samples look alike"
+        causes = [(v, view.offset_swamps_spread()) for v, view in enumerate(views)]
+        v, cause = next(((v, c) for v, c in causes if c), (None, None))
+        if cause is None or "numerical rank" not in str(exc):
+            raise
+        name_v = "X" if Xs is None else _input_name(Xs, v)
+        raise ValueError(f"{name_v}: {cause} (n_components={s} exceeded the numerical rank of {what}.)") from exc
     trace = float(np.trace(K))
     if restore is not None:  # K_{v,c} again (the scores need it), with its own bits
         rows, cols, saved = restore

@@ -182,6 +182,26 @@ class View(BaseEstimator):
             )
         return self.centred_gram() if gram == "centred" else None
 
+    def offset_swamps_spread(self):
+        """For a linear-kernel view whose inputs sit far from the origin (``|mean|^2`` above 1e8 times their
+        mean centred squared norm, which is above rounding: not constant data), why its centred Gram
+        matrix lost its digits, and the fix; else None.
+
+        ``M_c X X^T M_c`` is computed from entries of size ``|mean|^2``: centring cancels them, leaving
+        rounding (X + 1e8 with unit spread: entries 4e16, rounding 8, centred values about 1)."""
+        if self.feature_map is not None or not isinstance(self.kernel_, Linear) or is_dask(self.X_):
+            return None
+        offset = float(self.input_mean_ @ self.input_mean_)
+        spread = float(np.mean(np.einsum("ij,ij->i", self.X_ - self.input_mean_, self.X_ - self.input_mean_)))
+        # a real spread (above the inputs' own rounding, so not constant data) that the offset swamps
+        if not (offset > 1e8 * spread and spread > (1e3 * np.finfo(np.float64).eps) ** 2 * offset):
+            return None
+        return (f"the inputs lie far from the origin (|mean|^2 = {offset:.3g}, {offset / max(spread, 1e-300):.3g} "
+                "times their mean centred squared norm): the linear kernel's values are that large, and centring "
+                "them cancels the digits that hold the data. Centre X first (X - X.mean(axis=0), or "
+                "sklearn.preprocessing.StandardScaler), or use feature_map=IdentityFeatures(), whose features are "
+                "centred before any product.")
+
     def _n_out(self, X):
         """The number of features ``D`` the (unfitted) map will produce, without computing them."""
         D = getattr(self.feature_map, "n_features", None)

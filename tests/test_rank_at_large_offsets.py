@@ -62,3 +62,17 @@ def test_constant_data_are_still_rank_zero(setting, streamed, value):
     data = _fits(np.full((300, 4), value), streamed)
     with pytest.raises(ValueError, match="numerical rank 0"):
         KPCA(2, feature_map=IdentityFeatures(), setting=setting).fit(data)
+
+
+@pytest.mark.parametrize("kernel", ["linear", None])
+def test_a_linear_kernel_far_from_the_origin_names_the_cause_and_the_fix(kernel):
+    # its Gram matrix holds entries of 4e16, whose centring leaves rounding: the error said
+    # "all samples look alike in feature space", which is false
+    with pytest.raises(ValueError, match=r"^X: the inputs lie far from the origin .*Centre X first.*IdentityFeatures") as info:
+        KPCA(2, kernel=kernel).fit(X + 1e8)
+    assert "look alike" not in str(info.value)
+
+
+def test_a_linear_kernel_near_the_origin_keeps_the_plain_rank_error():
+    with pytest.raises(ValueError, match="all samples look alike"):
+        KPCA(2, kernel="linear").fit(np.ones((20, 3)))
