@@ -7,6 +7,7 @@ import pytest
 import scipy.linalg
 
 from rkmlearn import KPCA, MultiViewKPCA, ProbabilisticKPCA, View
+from rkmlearn.features import RandomFourierFeatures
 from rkmlearn.kernels import RBF, Laplacian
 from rkmlearn.kernels import operator as gram_operator
 from rkmlearn.kernels.operator import CentredGramOperator, upper_strip_products
@@ -113,11 +114,12 @@ def test_kpca_matrix_free_equals_dense(monkeypatch, counted):
     np.testing.assert_allclose(free.transform(X_NEW), dense.transform(X_NEW), atol=1e-8)
 
 
-def test_multiview_kpca_matrix_free_equals_dense(monkeypatch, counted):
-    kernels = ["rbf", Laplacian(4.0)]
-    dense = MultiViewKPCA(4, kernels=kernels, random_state=0).fit([X, X2])
+@pytest.mark.parametrize("kernels, feature_maps", [(["rbf", Laplacian(4.0)], None),
+                                                    (["rbf", None], [None, RandomFourierFeatures(n_features=30, random_state=0)])])
+def test_multiview_kpca_matrix_free_equals_dense(kernels, feature_maps, monkeypatch, counted):
+    dense = MultiViewKPCA(4, kernels=kernels, feature_maps=feature_maps, random_state=0).fit([X, X2])
     monkeypatch.setattr(gram_operator, "GRAM_BYTES", 0)
-    free = MultiViewKPCA(4, kernels=kernels, random_state=0).fit([X, X2])
+    free = MultiViewKPCA(4, kernels=kernels, feature_maps=feature_maps, random_state=0).fit([X, X2])
     assert counted
     _assert_same_level(dense.eigenvalues_, dense.H_, free.eigenvalues_, free.H_)
     new = [X_NEW, X2[:40]]
