@@ -16,18 +16,9 @@ import numpy as np
 from sklearn.base import BaseEstimator, clone
 from sklearn.utils.validation import check_is_fitted
 
-from ._validation import check_array, check_bool, check_scalar_range, checked_by, validate
+from ._validation import check_array, check_bool, check_scalar_range, check_series, checked_by, validate
 
 __all__ = ["RecursiveForecaster", "NARForecaster"]
-
-
-def _check_series(series, name="series"):
-    series = check_array(series, name, ensure_2d=False)
-    if series.ndim != 1:
-        if series.shape[1] != 1:
-            raise ValueError(f"{name} must be a 1-D series; got shape {series.shape}.")
-        series = series[:, 0]
-    return series
 
 
 class RecursiveForecaster(BaseEstimator):
@@ -165,18 +156,15 @@ class NARForecaster(RecursiveForecaster):
         -------
         self
         """
-        from .models.kpca import KPCA  # here: rkmlearn.models imports this module
-
-        # KPCA inherits predict_view from MultiViewKPCA but fits ONE view: it would read the two
-        # views as one ragged array
-        if isinstance(self.model, KPCA) or not (
-                hasattr(self.model, "fit") and callable(getattr(self.model, "predict_view", None))):
+        # duck-typed: forecasting imports no model (the models import it); a one-view model such as
+        # KPCA has no predict_view
+        if not (hasattr(self.model, "fit") and callable(getattr(self.model, "predict_view", None))):
             raise ValueError(
                 "model must be a two-view model with fit(list_of_2_views) and predict_view(views, target) "
                 f"(view 0: the window, view 1: the next value), e.g. rkmlearn.MultiViewKPCA(2); got "
                 f"{type(self.model).__name__}, which is not."
             )
-        series = _check_series(series)
+        series = check_series(series)
         T = series.shape[0]
         lag = check_scalar_range(self.lag, "lag", low=0, low_inclusive=True, integer=True)
         need = self._min_pairs()
@@ -242,7 +230,7 @@ class NARForecaster(RecursiveForecaster):
         if history is None:
             window = self.last_window_
         else:
-            history = _check_series(history, "history")
+            history = check_series(history, "history")
             if history.shape[0] < self.n_inputs_:
                 raise ValueError(
                     f"history must have at least lag + 1 = {self.n_inputs_} values, got {history.shape[0]}."

@@ -12,8 +12,8 @@ Every check raises a :class:`ValueError` whose message starts with the name of t
 parameter and says how to fix it.
 """
 
-from .arrays import (InputTypeError, _all_finite, check_array, check_dask, check_n_features, check_square,
-                     check_views, is_dask)
+from .arrays import (InputTypeError, all_finite, check_array, check_dask, check_n_features, check_series,
+                     check_square, check_views, is_dask)
 from .boundary import (array, check_feature_map, check_kernel_or_feature_map, check_kernel_params, check_two_samples,
                        checked_by, nested, primal_needs_features, square, validate, views)
 from .scalars import (check_bool, check_class_labels, check_n_components, check_option, check_random_state,
@@ -24,5 +24,5 @@ __all__ = [
     "check_n_components", "check_scalar_range", "check_option", "check_bool", "check_class_labels",
     "check_random_state", "check_seed", "validate", "nested", "array", "square", "views", "check_kernel_params",
     "check_feature_map", "primal_needs_features", "check_kernel_or_feature_map", "checked_by", "check_two_samples",
-    "_all_finite",
+    "all_finite", "check_series",
 ]

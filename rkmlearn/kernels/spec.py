@@ -10,9 +10,8 @@ import inspect
 
 import numpy as np
 
+from .._symmetric import SYMMETRY_RTOL, symmetrize_inplace
 from .._validation import array, check_array, validate
-from ..solvers.eigen import SYMMETRY_RTOL
-from ..solvers.eigen import symmetrize_inplace as _symmetrize
 from .zoo import RBF, Cosine, Kernel, Laplacian, Linear, Polynomial, _same_features
 
 __all__ = ["CallableKernel", "KERNELS", "make_kernel"]
@@ -71,7 +70,7 @@ class CallableKernel(Kernel):
                     "kernel output is not symmetric for Y=None; the callable must define a "
                     "symmetric kernel k(x, y) = k(y, x)."
                 )
-            K = _symmetrize(K.copy())  # never modify the caller's array
+            K = symmetrize_inplace(K.copy())  # never modify the caller's array
         return K
 
     @validate(X=array())

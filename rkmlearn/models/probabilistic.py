@@ -18,7 +18,7 @@ from .._validation import array, check_kernel_or_feature_map, check_scalar_range
 from ..base import ONE_VIEW_DEFAULTS, estimator_init, level_defaults, level_options
 from ..level import solve_level
 from ..preimage import check_top_k, kernel_smoother
-from ..solvers.eigen import rank_tolerance
+from .._symmetric import rank_tolerance
 from ..solvers.linear import pivoted_cholesky
 from ..views import View
 from .ppca_likelihood import log_density, noise_variance, residual_energy

@@ -13,8 +13,9 @@ from __future__ import annotations
 import numpy as np
 import scipy.linalg
 
+from .._symmetric import check_symmetric_matrix, exactly_symmetric
 from .._validation import check_array, validate
-from .eigen import check_symmetric_matrix, exactly_symmetric, flip_signs, top_eigenpairs
+from .eigen import flip_signs, top_eigenpairs
 
 __all__ = ["check_metric", "reduce_generalized", "back_substitute", "generalized_eigenpairs"]
 

@@ -8,7 +8,7 @@ import warnings
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
-from ..._validation import check_array, check_option, check_scalar_range, validate
+from ..._validation import check_array, check_option, check_scalar_range, check_series, validate
 from ...base import LEVEL_DEFAULTS, LEVEL_OPTIONS, check_parameters, estimator_init
 from ...forecasting import RecursiveForecaster
 from ...kernels import RBF, squared_euclidean_distances
@@ -18,7 +18,6 @@ from ...views import View
 from .latent_dynamics import (
     LAG_FAMILIES,
     banded_lag_matrix,
-    check_series,
     is_psd,
     krr_fit,
     krr_predict,
@@ -188,7 +187,7 @@ class RecurrentRKM(RecursiveForecaster):
         -------
         self
         """
-        X = check_series(series)
+        X = check_series(series, multivariate=True)
         a = self._weights()
         p = a.shape[0] - 1
         q = check_scalar_range(self.window, "window", low=1, low_inclusive=True, integer=True)
