@@ -2,8 +2,8 @@
 
 One :class:`~rkmlearn.views.View` and one level (:func:`~rkmlearn.level.solve_level`) give the
 leading eigenpairs; the maximum-likelihood parameters (``sigma^2``, ``A``, ``W``) follow in closed
-form (:mod:`rkmlearn.models.ppca_likelihood`, with the log-density); generation lives in
-:mod:`rkmlearn.models.ppca_sampling`. The derivations, and the paper's
+form (:mod:`rkmlearn.models.probabilistic.likelihood`, with the log-density); generation lives in
+:mod:`rkmlearn.models.probabilistic.sampling`. The derivations, and the paper's
 formulas that had to be derived again, are in Chapters 6 and 7.
 """
 
@@ -14,15 +14,15 @@ import scipy.linalg
 from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
-from .._validation import array, check_kernel_or_feature_map, check_scalar_range, check_two_samples, checked_by, validate
-from ..base import ONE_VIEW_DEFAULTS, estimator_init, level_defaults, level_options
-from ..level import solve_level
-from ..preimage import check_top_k, kernel_smoother
-from .._symmetric import rank_tolerance
-from ..solvers.linear import pivoted_cholesky
-from ..views import View
-from .ppca_likelihood import log_density, noise_variance, residual_energy
-from .ppca_sampling import (check_latent, feature_samples, kernel_noise, kernel_samples, resolve_space,
+from ..._symmetric import rank_tolerance
+from ..._validation import array, check_kernel_or_feature_map, check_scalar_range, check_two_samples, checked_by, validate
+from ...base import ONE_VIEW_DEFAULTS, estimator_init, level_defaults, level_options
+from ...level import solve_level
+from ...preimage import check_top_k, kernel_smoother
+from ...solvers.linear import pivoted_cholesky
+from ...views import View
+from .likelihood import log_density, noise_variance, residual_energy
+from .sampling import (check_latent, feature_samples, kernel_noise, kernel_samples, resolve_space,
                             sample_coordinates)
 
 __all__ = ["ProbabilisticKPCA"]
@@ -303,7 +303,7 @@ class ProbabilisticKPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseE
     def sample(self, n_samples=None, latent=None, *, noise=None, space="auto", top_k=None, random_state=None):
         """Generate from the model: ``k_c = B u`` (:eq:`eq-ppca-kernel-sampling`) or ``phi`` (Prop. 2).
 
-        ``u = (u_q, u_rest) ~ N(0, I)``; see :mod:`rkmlearn.models.ppca_sampling`. ``latent`` fixes
+        ``u = (u_q, u_rest) ~ N(0, I)``; see :mod:`rkmlearn.models.probabilistic.sampling`. ``latent`` fixes
         ``u_q`` and, without ``noise``, sets the noise coordinates to 0 (the paper's Figure 4c grid).
 
         Parameters
