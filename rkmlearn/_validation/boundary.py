@@ -13,13 +13,14 @@ primal setting's need for explicit features (:func:`primal_needs_features`).
 
 from __future__ import annotations
 
+import contextlib
 import contextvars
 import functools
 import inspect
 
-from .arrays import check_array, check_dask, check_square, check_views, is_dask
+from .arrays import check_array, check_dask, check_series, check_square, check_views, is_dask
 
-__all__ = ["validate", "nested", "array", "square", "views", "checked_by", "check_two_samples", "check_kernel_params", "check_feature_map",
+__all__ = ["validate", "nested", "user_code", "array", "series", "square", "views", "checked_by", "check_two_samples", "check_kernel_params", "check_feature_map",
            "primal_needs_features", "check_kernel_or_feature_map"]
 
 #: True inside a validated call: nested validated calls skip their checks.
@@ -31,14 +32,27 @@ def nested():
     return _NESTED.get()
 
 
+@contextlib.contextmanager
+def user_code():
+    """Run code the library does not own (a callable kernel, a user's feature map) as a caller from
+    outside: a call it makes into the library on its own data is checked like any other, even in
+    the middle of a validated fit."""
+    token = _NESTED.set(False)
+    try:
+        yield
+    finally:
+        _NESTED.reset(token)
+
+
 def validate(*, then=None, **rules):
     """Decorator: check the declared inputs of a public function or method once, at the boundary.
 
     Parameters
     ----------
-    then : callable, optional
+    then : callable or str, optional
         ``then(arguments)`` after the rules, for checks across parameters (``arguments`` maps
-        every parameter name, ``self`` included, to its checked value).
+        every parameter name, ``self`` included, to its checked value; it may replace them); a
+        str names a method of ``self``, called as ``self.<then>(arguments)``.
     **rules
         Parameter name -> ``rule(value, name, arguments) -> checked value``, e.g. :func:`array`.
 
@@ -62,7 +76,9 @@ def validate(*, then=None, **rules):
             arguments = bound.arguments
             for name, rule in rules.items():
                 arguments[name] = rule(arguments[name], name, arguments)
-            if then is not None:
+            if isinstance(then, str):
+                getattr(arguments["self"], then)(arguments)
+            elif then is not None:
                 then(arguments)
             token = _NESTED.set(True)
             try:
@@ -93,6 +109,14 @@ def array(name=None, *, ensure_2d=True, optional=False, dask=False):
         if dask and is_dask(value):
             return check_dask(value, label)
         return check_array(value, label, ensure_2d=ensure_2d)
+
+    return rule
+
+
+def series(name=None, *, multivariate=False):
+    """Rule: a time series (:func:`~rkmlearn._validation.check_series`)."""
+    def rule(value, param, arguments):
+        return check_series(value, _label(name, param, arguments), multivariate=multivariate)
 
     return rule
 

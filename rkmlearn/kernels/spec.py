@@ -11,7 +11,7 @@ import inspect
 import numpy as np
 
 from .._symmetric import SYMMETRY_RTOL, symmetrize_inplace
-from .._validation import array, check_array, validate
+from .._validation import array, check_array, user_code, validate
 from .zoo import RBF, Cosine, Kernel, Laplacian, Linear, Polynomial, _same_features
 
 __all__ = ["CallableKernel", "KERNELS", "make_kernel"]
@@ -57,7 +57,9 @@ class CallableKernel(Kernel):
     @validate(X=array(), Y=array(optional=True), then=_same_features)
     def __call__(self, X, Y=None):
         Yc = X if Y is None else Y
-        K = check_array(self.function(X, Yc, **self.params), "kernel output")
+        with user_code():  # the user's function: its own calls into the library are checked
+            K = self.function(X, Yc, **self.params)
+        K = check_array(K, "kernel output")
         if K.shape != (X.shape[0], Yc.shape[0]):
             raise ValueError(
                 f"kernel output has shape {K.shape}, expected {(X.shape[0], Yc.shape[0])}; the "

@@ -437,7 +437,7 @@ class TensorMultiViewRKM(ClassifierMixin, BaseEstimator):
         """
         Xs = parse_views(Xs, self.view_sizes, check=False).views
         w, W = self.primal_weights(max_tensor_size=max_tensor_size)
-        Phis = [view.feature_map_.transform(X) for view, X in zip(self.views_, Xs)]
+        Phis = [view.chunk_features(X) for view, X in zip(self.views_, Xs)]  # the map's output checked
         per_view = sum(Phi @ wv for Phi, wv in zip(Phis, w))
         if self.decision == "mean":
             F = per_view / self.n_views_

@@ -264,7 +264,19 @@ class ProbabilisticKPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseE
         mean = self.transform(X)
         return mean, np.diag(self.A_.shape[0] * self.sigma2_ / self.eigenvalues_)
 
-    @validate()  # H is checked below, after the space; the pre-image inside trusts it
+    def _check_output_space(self, arguments):
+        """The rule of :meth:`decode` and :meth:`sample`: a fitted model, the space, its ``top_k``."""
+        check_is_fitted(self, "A_")
+        arguments["space"] = space = resolve_space(arguments["space"], self.setting, self.feature_map_ is not None)
+        if space == "input":
+            arguments["top_k"] = check_top_k(arguments["top_k"], self.X_fit_.shape[0])
+
+    def _check_decode(self, arguments):
+        """The rule of :meth:`decode`: :meth:`_check_output_space`, then ``H`` (after the space, as before)."""
+        self._check_output_space(arguments)
+        arguments["H"] = check_latent(arguments["H"], self.A_.shape[1], "H")
+
+    @validate(then="_check_decode")  # the pre-image inside trusts what it checked
     def decode(self, H, space="auto", *, top_k=None):
         """Map latent vectors to feature, kernel or input space (:eq:`eq-ppca-map`).
 
@@ -283,23 +295,19 @@ class ProbabilisticKPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseE
         -------
         out : ndarray of shape (m, n_features_out), (m, n_samples_fit) or (m, n_features_in_)
         """
-        check_is_fitted(self, "A_")
-        space = resolve_space(space, self.setting, self.feature_map_ is not None)
-        H = check_latent(H, self.A_.shape[1], "H")
         if space == "feature":
             return H @ self.W_.T + self.feature_mean_
         k_c = H @ self._KcA.T
         if space == "kernel":
             return k_c
-        return kernel_smoother(k_c, self.X_fit_, self.centerer_, mean_term=H @ self._mean_of_A,
-                               top_k=check_top_k(top_k, self.X_fit_.shape[0]))
+        return kernel_smoother(k_c, self.X_fit_, self.centerer_, mean_term=H @ self._mean_of_A, top_k=top_k)
 
     def reconstruct(self, X, space="auto", *, top_k=None):
         """``decode(transform(X))``: :eq:`eq-ppca-map` of the MAP; kernel PCA's as ``sigma2 -> 0``."""
         return self.decode(self.transform(X), space, top_k=top_k)
 
     # -- generation ----------------------------------------------------------------------------
-    @validate()  # its arrays are checked below, once; the pre-image inside trusts them
+    @validate(then="_check_output_space")  # the coordinates are checked as they are drawn; the pre-image trusts them
     def sample(self, n_samples=None, latent=None, *, noise=None, space="auto", top_k=None, random_state=None):
         """Generate from the model: ``k_c = B u`` (:eq:`eq-ppca-kernel-sampling`) or ``phi`` (Prop. 2).
 
@@ -322,8 +330,6 @@ class ProbabilisticKPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseE
         -------
         samples : ndarray of shape (m, n_samples_fit), (m, n_features_out) or (m, n_features_in_)
         """
-        check_is_fitted(self, "A_")
-        space = resolve_space(space, self.setting, self.feature_map_ is not None)
         seed = self.random_state if random_state is None else random_state
         U_q, U_rest = sample_coordinates(self.A_.shape[1], self.rank_, n_samples, latent, noise, seed)
         if self.feature_map_ is not None:
@@ -339,8 +345,7 @@ class ProbabilisticKPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseE
             mean_term = self.view_.preimage_mean_term(alpha)
         if space == "kernel":
             return k_c
-        return kernel_smoother(k_c, self.X_fit_, self.centerer_, mean_term=mean_term,
-                               top_k=check_top_k(top_k, self.X_fit_.shape[0]))
+        return kernel_smoother(k_c, self.X_fit_, self.centerer_, mean_term=mean_term, top_k=top_k)
 
     def kernel_covariance(self):
         """Covariance of generated kernel vectors, ``K_c A A^T K_c + sigma^2 K_c`` (N x N).

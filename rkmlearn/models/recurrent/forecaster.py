@@ -8,7 +8,7 @@ import warnings
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
-from ..._validation import check_array, check_option, check_scalar_range, check_series, validate
+from ..._validation import check_array, check_option, check_scalar_range, series, validate
 from ...base import LEVEL_DEFAULTS, LEVEL_OPTIONS, check_parameters, estimator_init
 from ...forecasting import RecursiveForecaster
 from ...kernels import RBF, squared_euclidean_distances
@@ -173,7 +173,7 @@ class RecurrentRKM(RecursiveForecaster):
             )
         return a
 
-    @validate()  # the series is checked below, once; the view and the level trust it
+    @validate(series=series(multivariate=True))  # the view and the level trust it
     def fit(self, series, y=None):
         """Fit on a training series (:eq:`eq-rrkm-eig`).
 
@@ -187,7 +187,7 @@ class RecurrentRKM(RecursiveForecaster):
         -------
         self
         """
-        X = check_series(series, multivariate=True)
+        X = series
         a = self._weights()
         p = a.shape[0] - 1
         q = check_scalar_range(self.window, "window", low=1, low_inclusive=True, integer=True)
@@ -208,6 +208,15 @@ class RecurrentRKM(RecursiveForecaster):
         preimage = check_option(self.preimage, "preimage", PREIMAGES)
         psd = check_option(self.psd, "psd", PSD_CHECKS)
         opts = check_parameters({"eigen_solver": self.eigen_solver}, LEVEL_OPTIONS)
+        # the pre-image's parameters too, before the T x T eigenproblem (checked for either pre-image:
+        # set_params may switch to the smoother)
+        if self.preimage_top_k is not None:
+            check_scalar_range(self.preimage_top_k, "preimage_top_k", low=1, high=T,
+                               low_inclusive=True, high_inclusive=True, integer=True)
+        if preimage == "krr":
+            alpha = check_scalar_range(self.preimage_alpha, "preimage_alpha", low=0.0)
+            sigma = None if self.preimage_sigma is None else check_scalar_range(self.preimage_sigma, "preimage_sigma",
+                                                                                low=0.0)
         self.mean_, self.scale_, Z = standardise(X)
         if q > 1:  # rows (z_{t-q+1}, ..., z_t), flattened oldest first
             Z = np.lib.stride_tricks.sliding_window_view(Z, q, axis=0).transpose(0, 2, 1).reshape(T, -1)
@@ -235,16 +244,10 @@ class RecurrentRKM(RecursiveForecaster):
         self._check_growth(p)
         self._E = self.level_.scores[0]
         self._mean_row = self.view_.preimage_mean_term(self.H_.T)  # mu^T phi_c = h @ _mean_row for phi_c = Phi_c^T H h
-        if self.preimage_top_k is not None:  # checked for either pre-image: set_params may switch to the smoother
-            check_scalar_range(self.preimage_top_k, "preimage_top_k", low=1, high=T,
-                                             low_inclusive=True, high_inclusive=True, integer=True)
         if preimage == "krr":
-            alpha = check_scalar_range(self.preimage_alpha, "preimage_alpha", low=0.0)
-            if self.preimage_sigma is None:
+            if sigma is None:
                 D = squared_euclidean_distances(self.H_)
                 sigma = float(np.sqrt(np.median(D[np.triu_indices(T, 1)])))
-            else:
-                sigma = check_scalar_range(self.preimage_sigma, "preimage_sigma", low=0.0)
             self.preimage_kernel_ = RBF(sigma)
             self.preimage_weights_ = krr_fit(self.H_, Z, self.preimage_kernel_, alpha)
         self.n_features_in_ = X.shape[1]
@@ -264,6 +267,8 @@ class RecurrentRKM(RecursiveForecaster):
             )
 
     def _check_steps(self, steps):
+        """The rule of ``steps``: a fitted model, ``1 <= steps <= MAX_STEPS``."""
+        check_is_fitted(self, "H_")
         steps = check_scalar_range(steps, "steps", low=1, low_inclusive=True, integer=True)
         if steps > MAX_STEPS:
             gib = steps * max(self.n_features_in_, self.H_.shape[1]) * 8 / 2 ** 30
@@ -317,8 +322,7 @@ class RecurrentRKM(RecursiveForecaster):
 
     def forecast_latents(self, steps):
         """The latents ``h_{T+1}, ..., h_{T+steps}`` of the recursion :eq:`eq-rrkm-recursion`, shape (steps, s)."""
-        check_is_fitted(self, "H_")
-        steps = self._check_steps(steps)
+        steps = self._check_steps(steps)  # a fitted model too
         window = self.last_latents_.copy()
         out = np.empty((steps, window.shape[1]))
         with np.errstate(over="ignore", invalid="ignore"):  # overflow is reported below, by step
@@ -329,36 +333,21 @@ class RecurrentRKM(RecursiveForecaster):
             raise self._overflow(int(np.argmax(bad)) + 1)
         return out
 
-    def forecast(self, steps, history=None, *, progress=None):
-        """Recursive forecast of ``steps`` values from the end of the training series.
-
-        Parameters
-        ----------
-        steps : int
-            ``1 <= steps <= MAX_STEPS`` (10**7).
-        history : None
-            Must be None (the state is the last ``2p`` training latents).
-        progress : bool or None, default=None
-            Show a progress bar (None: from 10 000 steps on).
-
-        Returns
-        -------
-        forecast : ndarray of shape (steps,) or (steps, d)
-        """
-        check_is_fitted(self, "H_")
-        return super().forecast(self._check_steps(steps), history, progress=progress)
-
     def _advance(self, window):
         """The next latent of :eq:`eq-rrkm-recursion` and the window moved on by one step."""
         h = latent_step(window, self.M_, self.a_)
         return h, np.vstack([window[1:], h])
 
-    def _start(self, history):
+    def _check_history(self, history):
+        """The rule of ``history`` in :meth:`forecast`: None (the state is the last ``2p`` training latents)."""
         if history is not None:
             raise ValueError(
                 "history must be None: a recurrent RKM forecasts from the end of its training series "
                 "(its state is the last 2p training latents). Fit on the longer series instead."
             )
+        return None
+
+    def _start(self, history):
         return self.last_latents_.copy()
 
     def _step(self, window):
