@@ -61,7 +61,9 @@ class RecurrentRKM(RecursiveForecaster):
     ``phi(x_{T+m}) = sum_t phi(x_t) h_t^T h_{T+m}`` and a pre-image maps it to the input space:
     the kernel smoother (:func:`rkmlearn.preimage.kernel_smoother`, ``O(T d)`` per step) or
     kernel ridge regression from latent to input space (:eq:`eq-rrkm-krr`, trained once on the
-    pairs ``(h_t, x_t)``: ``O(T^3)`` at fit, ``O(T (s + d))`` per step).
+    pairs ``(h_t, x_t)``: ``O(T^3)`` at fit, ``O(T (s + d))`` per step). :meth:`forecast` (the loop
+    of :class:`~rkmlearn.forecasting.RecursiveForecaster`) takes ``1 <= steps <= MAX_STEPS`` (10**7)
+    and no ``history``: the state is the last ``2p`` training latents.
 
     **Positive semi-definiteness.** The eigenvalues of ``K + A`` are real (both matrices are
     symmetric) and non-negative when ``K + A`` is PSD, which holds when ``A`` is: the Gaussian
