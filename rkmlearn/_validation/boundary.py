@@ -19,8 +19,9 @@ import functools
 import inspect
 
 from .arrays import check_array, check_dask, check_series, check_square, check_views, is_dask
+from .scalars import check_scalar_range
 
-__all__ = ["validate", "nested", "user_code", "array", "series", "square", "views", "checked_by", "check_two_samples", "check_kernel_params", "check_feature_map",
+__all__ = ["validate", "nested", "user_code", "array", "series", "square", "views", "in_range", "checked_by", "check_two_samples", "check_kernel_params", "check_feature_map",
            "primal_needs_features", "check_kernel_or_feature_map"]
 
 #: True inside a validated call: nested validated calls skip their checks.
@@ -133,6 +134,14 @@ def views(name=None, *, min_views=1):
     """Rule: a list of views sharing their samples (:func:`~rkmlearn._validation.check_views`)."""
     def rule(value, param, arguments):
         return check_views(value, _label(name, param, arguments), min_views=min_views)
+
+    return rule
+
+
+def in_range(**interval):
+    """Rule: a number in an interval (:func:`~rkmlearn._validation.check_scalar_range`'s keywords)."""
+    def rule(value, param, arguments):
+        return check_scalar_range(value, param, **interval)
 
     return rule
 
