@@ -252,6 +252,9 @@ class RecurrentRKM(RecursiveForecaster):
                 sigma = float(np.sqrt(np.median(D[np.triu_indices(T, 1)])))
             self.preimage_kernel_ = RBF(sigma)
             self.preimage_weights_ = krr_fit(self.H_, Z, self.preimage_kernel_, alpha)
+            self._krr_fitted_with = (self.preimage_alpha, self.preimage_sigma)
+        elif hasattr(self, "preimage_weights_"):  # a refit with the smoother: no KRR weights of an older fit
+            del self.preimage_weights_, self.preimage_kernel_
         self.n_features_in_ = X.shape[1]
         return self
 
@@ -302,6 +305,26 @@ class RecurrentRKM(RecursiveForecaster):
         check_is_fitted(self, "H_")
         return lag_matrix(self.a_, self.H_.shape[0])
 
+    def _check_preimage(self):
+        """The pre-image options now are the fitted ones: the KRR pre-image's weights are learned by fit,
+        so ``set_params(preimage="krr")`` (or another ``preimage_alpha`` / ``preimage_sigma``) after a
+        fit needs a refit. The smoother needs nothing from fit beyond the latents: it may be switched to."""
+        preimage = check_option(self.preimage, "preimage", PREIMAGES)
+        if preimage != "krr":
+            return
+        fitted = getattr(self, "_krr_fitted_with", None) if hasattr(self, "preimage_weights_") else None
+        if fitted is None:
+            raise ValueError(
+                "preimage='krr' was set after fit, but this model was fitted with the kernel smoother: the KRR "
+                "pre-image's weights are learned by fit. Refit (model.fit(series)) after set_params, or set "
+                "preimage back to 'smoother'."
+            )
+        if fitted != (self.preimage_alpha, self.preimage_sigma):
+            raise ValueError(
+                f"preimage_alpha / preimage_sigma are {(self.preimage_alpha, self.preimage_sigma)} but the KRR "
+                f"pre-image was fitted with {fitted}: refit (model.fit(series)) after set_params, or set them back."
+            )
+
     def _preimage_standardised(self, h):
         if self.preimage == "krr":
             return krr_predict(h, self.H_, self.preimage_weights_, self.preimage_kernel_)
@@ -316,6 +339,7 @@ class RecurrentRKM(RecursiveForecaster):
         """Input-space values (m, d) of ``latents`` (m, s): the pre-image of :eq:`eq-rrkm-feature`, in the
         original units; the last time step of each pre-image window (the whole pre-image when ``window=1``)."""
         check_is_fitted(self, "H_")
+        self._check_preimage()
         latents = check_array(latents, "latents")
         if latents.shape[1] != self.H_.shape[1]:
             raise ValueError(f"latents must have n_components = {self.H_.shape[1]} columns; got {latents.shape[1]}.")
@@ -341,7 +365,9 @@ class RecurrentRKM(RecursiveForecaster):
         return h, np.vstack([window[1:], h])
 
     def _check_history(self, history):
-        """The rule of ``history`` in :meth:`forecast`: None (the state is the last ``2p`` training latents)."""
+        """The rule of ``history`` in :meth:`forecast`: None (the state is the last ``2p`` training latents);
+        and the pre-image options are the fitted ones (:meth:`_check_preimage`), before any step."""
+        self._check_preimage()
         if history is not None:
             raise ValueError(
                 "history must be None: a recurrent RKM forecasts from the end of its training series "
