@@ -26,7 +26,6 @@ import numpy as np
 from threadpoolctl import threadpool_info, threadpool_limits
 
 from .._validation import is_dask
-from ..solvers.operator import pivoted_cholesky_columns
 from .zoo import RBF
 
 __all__ = ["CentredGramOperator", "upper_strip_products", "kernel_diagonal", "dense_gram_bytes", "GRAM_BYTES", "TILE"]
@@ -183,10 +182,6 @@ class CentredGramOperator:
             X = np.asarray(X)
             total = total + (kernel(X, X[i:i + 1])[:, 0] - (r + r[i] - r.mean()))
         return total
-
-    def pivoted_cholesky(self, lambda_max):
-        """``F, pivots, rank`` of ``K_c`` (:func:`~rkmlearn.solvers.operator.pivoted_cholesky_columns`)."""
-        return pivoted_cholesky_columns(self.diagonal(), self.column, lambda_max)
 
     def _means(self):
         if self.row_means is None:  # one pass of row sums: the statistics

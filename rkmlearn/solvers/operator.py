@@ -19,7 +19,7 @@ from scipy.sparse.linalg import ArpackNoConvergence, LinearOperator, eigsh
 
 from .._validation import check_random_state
 from .block_krylov import _NotConverged, block_krylov_eigenpairs
-from .eigen import rank_tolerance
+from .._symmetric import rank_tolerance
 
 __all__ = ["operator_eigenpairs", "pivoted_cholesky_columns", "OPERATOR_BLOCK", "OPERATOR_PASSES"]
 
