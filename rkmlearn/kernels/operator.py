@@ -122,6 +122,7 @@ class CentredGramOperator:
         self.kernels, self.Xs, self.row_means = list(kernels), list(Xs), row_means
         n = Xs[0].shape[0]
         self.shape, self.passes = (n, n), 0
+        self._workers = _blas_threads()  # read before the products limit BLAS to one thread
 
     def matmat(self, V):
         """``K_c V`` (n, b) for ``V`` (n, b)."""
@@ -150,13 +151,16 @@ class CentredGramOperator:
             return (self.kernels, [X[a:] for X in self.Xs], None if V is None else V[a:], b - a,
                     None if centre is None else (centre[0][a:], centre[1]))
 
-        if is_dask(self.Xs[0]):
-            results = dask.compute(*[dask.delayed(upper_strip_products, pure=True)(*arguments(a, b))
-                                     for a, b in spans])
-        else:
-            workers = min(len(spans), _blas_threads())
-            with threadpool_limits(limits=1, user_api="blas"), ThreadPoolExecutor(workers) as pool:
-                results = list(pool.map(lambda span: upper_strip_products(*arguments(*span)), spans))
+        # each tile's BLAS call on one thread: the strips are the parallelism (BLAS threads beside them
+        # spin and oversubscribe: a Dask LocalCluster in this process took 10x the CPU time without it;
+        # distributed's worker processes start with OPENBLAS_NUM_THREADS=1)
+        with threadpool_limits(limits=1, user_api="blas"):
+            if is_dask(self.Xs[0]):
+                results = dask.compute(*[dask.delayed(upper_strip_products, pure=True)(*arguments(a, b))
+                                         for a, b in spans])
+            else:
+                with ThreadPoolExecutor(min(len(spans), self._workers)) as pool:
+                    results = list(pool.map(lambda span: upper_strip_products(*arguments(*span)), spans))
         total = np.zeros((len(self.Xs), n) if V is None else V.shape)
         for (a, _), Z in zip(spans, results):
             target = total[:, a:] if V is None else total[a:]
