@@ -35,7 +35,7 @@ from .sources import parse_python, read_regular_file
 __all__ = ["BEGIN", "END", "strip_solutions", "remove_markers", "read_notebook", "write_notebook",
            "exercise_module", "submission_module", "student_notebook", "sync_exercise",
            "notebook_path", "definitions_only", "NotebookModule", "module_of_cells",
-           "notebook_submission", "WRITTEN"]
+           "notebook_submission", "WRITTEN", "definitions"]
 
 BEGIN = "### BEGIN SOLUTION"
 END = "### END SOLUTION"
@@ -253,6 +253,28 @@ def module_of_cells(cells: list) -> NotebookModule:
                 line_no += 1
                 out.origins[line_no] = (label, start + offset)
     out.source = "\n".join(parts) + "\n"
+    return out
+
+
+def _bound_names(node: ast.stmt) -> frozenset:
+    if isinstance(node, (ast.Import, ast.ImportFrom)):
+        return frozenset((a.asname or a.name).split(".")[0] for a in node.names)
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return frozenset([node.name])
+    if isinstance(node, (ast.Assign, ast.AnnAssign)):
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        return frozenset(t.id for t in targets if isinstance(t, ast.Name))
+    return frozenset()
+
+
+def definitions(source: str) -> list[tuple[frozenset, str]]:
+    """(names it binds, its source) of every top-level statement of a module of definitions,
+    comments and blank lines left out."""
+    lines = source.splitlines()
+    out = []
+    for node in parse_python(source).body:
+        start = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
+        out.append((_bound_names(node), "\n".join(lines[start - 1:node.end_lineno])))
     return out
 
 
