@@ -168,7 +168,7 @@ def local_check(exercise_dir, submission, *, function: str | None = None,
     """Grade ``submission`` (``.py`` or ``.ipynb``) with the exercise's PUBLIC tests, unsandboxed.
 
     For a student's own code on macOS or Windows, where the sandbox cannot run: plain pytest with
-    :mod:`rkmlearn.grading.local_plugin` (wall-clock time stands in for CPU time; ``timeout``
+    :mod:`rkmlearn.grading.local_plugin` (CPU time read in the test process; ``timeout``
     seconds per call, after which that function's other tests fail at once). Returns a
     :class:`~rkmlearn.grading.GradeReport` with the same points and messages as the grader.
 

@@ -9,8 +9,8 @@ refused for other people's work (batch grading never uses it).
 
 The fixture offers what the sandboxed proxy offers (:mod:`rkmlearn.grading.proxy`): each call
 works on copies of its arguments, ``last_call.modified`` names the arguments it changed in place,
-and ``calls``/``cpu_seconds`` measure it, with wall-clock time standing in for CPU time (there is
-no separate process to read the CPU time of). With ``$RKMLEARN_LOCAL_RESULTS`` set, every test's
+and ``calls``/``cpu_seconds`` measure it: without a worker process to read from outside, CPU time
+is this process's own during the call (``time.process_time``), never missing. With ``$RKMLEARN_LOCAL_RESULTS`` set, every test's
 points, outcome and message are written there as JSON for :func:`rkmlearn.grading.local_check`.
 """
 from __future__ import annotations
@@ -72,7 +72,8 @@ def _where(exc: BaseException, path: Path) -> str:
 
 @dataclass
 class LocalCall:
-    """One call, as :class:`rkmlearn.grading.proxy.CallStats` has it; CPU time is wall time."""
+    """One call, as :class:`rkmlearn.grading.proxy.CallStats` has it; its CPU time is this
+    process's (``time.process_time``) during the call: tests and submission share it here."""
 
     name: str
     wall_seconds: float
@@ -107,7 +108,7 @@ class LocalSubmission:
 
     @property
     def cpu_seconds(self):
-        """Wall-clock seconds of all the calls: the local stand-in for their CPU time."""
+        """CPU seconds of all the calls, read in this process (there is no worker to read)."""
         return math.fsum(c.cpu_seconds for c in self._calls) if self._calls else None
 
     def __getattr__(self, name: str):
@@ -124,7 +125,7 @@ class LocalSubmission:
                 pytest.fail(HUNG[name], pytrace=False)
             arguments = copy.deepcopy((list(args), dict(kwargs)))
             before = [(p, a.copy()) for p, a in _arrays(arguments)]
-            start = time.monotonic()
+            start, cpu = time.monotonic(), time.process_time()
             # The time-out interrupts the main thread (KeyboardInterrupt), on every platform.
             timer = threading.Timer(TIMEOUT, _thread.interrupt_main)
             timer.start()
@@ -140,11 +141,11 @@ class LocalSubmission:
                             "stopped (an endless loop?)", pytrace=False)
             finally:
                 timer.cancel()
-            wall = time.monotonic() - start
+            wall, cpu = time.monotonic() - start, time.process_time() - cpu
             leaves = dict(_arrays(arguments))
             modified = tuple(p for p, old in before
                              if p in leaves and not np.array_equal(leaves[p], old, equal_nan=True))
-            self._calls.append(LocalCall(name, wall, wall, modified))
+            self._calls.append(LocalCall(name, wall, cpu, modified))
             return value
 
         return call
