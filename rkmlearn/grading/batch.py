@@ -221,8 +221,9 @@ def _number(text) -> float | None:
 
 def _read_marks(path: Path) -> dict[str, dict]:
     with open(path, newline="", encoding="utf-8") as fh:
-        rows = list(csv.DictReader(fh))
-    if rows and "id" not in rows[0]:
+        reader = csv.DictReader(fh)
+        rows = list(reader)
+    if "id" not in (reader.fieldnames or []):
         raise GradingError(f"{path} is not a marks.csv of batch (no 'id' column); choose a new "
                            "--out folder")
     return {row["id"]: row for row in rows}
