@@ -1,4 +1,4 @@
-"""The grader against the second round of attacks (the table of issue 20).
+"""The grader against the second and third rounds of attacks (the tables of issues 20 and 36).
 
 Each hostile fixture in ``grading_fixtures/hostile`` stands for one row; each test grades it and
 checks that it scores no more than its honest marks (or 0), that nothing leaves the sandbox, and
@@ -296,3 +296,27 @@ def test_honest_code_may_use_tempfile_and_makedirs(tmp_path):
     path.write_text(source)
     report = _grade_mini(path)
     assert report.score == report.max_score, report.format_table()
+
+
+# ------------------------------------------------------------------ issue 36: the next wall
+def _ipc_objects(key: int) -> list[str]:
+    """Lines of /proc/sysvipc/{shm,msg,sem} for System V objects of ``key``."""
+    return [line for kind in ("shm", "msg", "sem")
+            for line in Path(f"/proc/sysvipc/{kind}").read_text().splitlines()[1:]
+            if int(line.split()[0]) == key]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="System V IPC as Linux shows it")
+def test_no_ipc_object_outlives_a_grading_or_reaches_the_next(tmp_path):
+    """Row 1: with the hook off, a grading that makes System V objects (and a keyring key) is
+    refused, and a second grading finds nothing of the first's."""
+    key = 0x52CB0000 + os.getpid() % 0x10000
+    try:
+        for mode in ("write", "read"):
+            path = _variant(tmp_path, "h26_sysv_ipc_leak", KEY=key, MODE=mode)
+            report = _grade_mini(path, audit=False)
+            assert report.score == report.max_score, (mode, report.format_table())
+        assert _ipc_objects(key) == [], "IPC objects outlived the grading"
+    finally:  # the old grader's leftovers: never leave them to the next run
+        for flag in ("-M", "-Q", "-S"):
+            subprocess.run(["ipcrm", flag, hex(key)], capture_output=True)

@@ -30,17 +30,18 @@ def own_network():
     return "own namespace (in a user namespace), no interface up"
 
 
-CLONE_NEWNS, CLONE_NEWPID = 0x00020000, 0x20000000
+CLONE_NEWNS, CLONE_NEWIPC, CLONE_NEWPID = 0x00020000, 0x08000000, 0x20000000
 MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REC, MS_PRIVATE = 2, 4, 8, 0x4000, 1 << 18
 
 
 def own_pid_namespace():
-    """Move this process into a mount namespace of its own (every mount private: nothing
-    propagates back) and make its next child the first process (PID 1, the init) of a PID
-    namespace of its own. Needs CAP_SYS_ADMIN (as root, or inside the zygote's user
-    namespace). Returns None, or why not."""
+    """Move this process into mount and IPC namespaces of its own (every mount private:
+    nothing propagates back; System V objects and message queues die with the namespace) and
+    make its next child the first process (PID 1, the init) of a PID namespace of its own.
+    Needs CAP_SYS_ADMIN (as root, or inside the zygote's user namespace). Returns None, or why
+    not."""
     ctypes, libc = load_libc()
-    if libc.unshare(CLONE_NEWNS | CLONE_NEWPID) != 0:
+    if libc.unshare(CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWPID) != 0:
         return f"unshare: {os.strerror(ctypes.get_errno())}"
     if libc.mount(b"none", b"/", None, MS_REC | MS_PRIVATE, None) != 0:
         return f"making the mounts private: {os.strerror(ctypes.get_errno())}"

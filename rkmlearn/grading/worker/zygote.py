@@ -23,7 +23,8 @@ private) and forks the init (PID 1) of a new PID namespace; the init mounts a /p
 namespace, drops every capability and forks the worker (PID 2): the worker sees its init and
 itself, no other process of the machine, and killing the init kills all it started. The worker
 re-arms the parent-death signal, limits its CPU time, enforces the Landlock ruleset in a domain
-of its own, refuses new processes unless the exercise allows them (seccomp), switches the audit
+of its own, loads the seccomp filter (:mod:`.seccomp`: no IPC object that outlives it, no new
+process unless the exercise allows them), switches the audit
 hook on, imports the submission and answers ``call`` requests until ``bye``
 (:mod:`.serve`).
 """
@@ -50,13 +51,14 @@ def _worker(data_fd, init_pid, report, ruleset, cfg, wire, violations):
     resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu))
     if ruleset is not None:
         landlock.enforce(ruleset)
-    if not cfg["processes"]:
-        # No process of its own: a child started past the audit hook (_posixsubprocess runs
-        # no hook, its preexec_fn runs Python in the child) could compute unseen by the CPU
-        # count and the memory cap, which are per process. The kernel refuses the fork
-        # (seccomp; threads stay allowed), or, where seccomp cannot be set, RLIMIT_NPROC 0.
-        if seccomp.refuse_new_processes(cfg["seccomp_bindings"]) != "on":
-            resource.setrlimit(resource.RLIMIT_NPROC, (0, 0))
+    # The kernel refuses what no other wall covers (seccomp.install): IPC objects that outlive
+    # the worker and, unless the exercise allows them, processes: a child started past the
+    # audit hook (_posixsubprocess runs no hook) could compute unseen by the CPU count and the
+    # memory cap, which are per process. Where seccomp cannot be set, new processes are
+    # refused by RLIMIT_NPROC 0 (threads too, then).
+    if seccomp.install(cfg["seccomp_bindings"], cfg["processes"]) != "on" \
+            and not cfg["processes"]:
+        resource.setrlimit(resource.RLIMIT_NPROC, (0, 0))
     report.send(b"worker")  # stamped by the kernel with this process's PID in the zygote's view
     report.close()
     sock = socket.socket(fileno=data_fd)
@@ -224,6 +226,8 @@ def main(config_json):
     from .. import wire
 
     cfg["seccomp_bindings"] = seccomp.load_bindings()
+    layers["seccomp"] = ("on (libseccomp)" if cfg["seccomp_bindings"] is not None else
+                         "unavailable (no libseccomp bindings; processes: RLIMIT_NPROC 0)")
     # Root in a container may lack CAP_SYS_ADMIN: then there is nothing to keep (and the probe
     # below reports the namespaces refused).
     keep = NAMESPACE_CAPS & permitted_capabilities() \
