@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import socket
 import subprocess
 import sys
@@ -320,3 +321,24 @@ def test_no_ipc_object_outlives_a_grading_or_reaches_the_next(tmp_path):
     finally:  # the old grader's leftovers: never leave them to the next run
         for flag in ("-M", "-Q", "-S"):
             subprocess.run(["ipcrm", flag, hex(key)], capture_output=True)
+
+
+@pytest.mark.skipif(not LINUX_ROOT, reason="the scratch tmpfs is mounted in the worker's own "
+                                           "mount namespace (root)")
+def test_a_disk_filling_submission_spoils_no_other_row(tmp_path):
+    """Row 3: a worker's scratch folder is a tmpfs of its own with a quota: reserving 240 MiB
+    in 60 MiB files is refused past it, and every row of the batch is graded."""
+    from rkmlearn.grading.batch import grade_batch
+
+    subs = tmp_path / "subs"
+    subs.mkdir()
+    shutil.copy(HOSTILE / "h28_fill_scratch.py", subs / "eve.py")
+    for student in ("ada", "bo"):
+        shutil.copy(MINI / "solution.py", subs / f"{student}.py")
+    rows = {row.student: row for row in grade_batch(MINI, subs, tmp_path / "out", jobs=2,
+                                                     timeout=20.0)}
+    assert {student: row.status for student, row in rows.items()} == dict.fromkeys(
+        ("ada", "bo", "eve"), "graded")
+    scores = {student: row.report.score for student, row in rows.items()}
+    assert scores == dict.fromkeys(("ada", "bo", "eve"), 5.0), scores  # eve: refused past it
+    assert "tmpfs" in rows["eve"].report.sandbox.get("scratch", ""), rows["eve"].report.sandbox
