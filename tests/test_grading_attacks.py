@@ -342,3 +342,26 @@ def test_a_disk_filling_submission_spoils_no_other_row(tmp_path):
     scores = {student: row.report.score for student, row in rows.items()}
     assert scores == dict.fromkeys(("ada", "bo", "eve"), 5.0), scores  # eve: refused past it
     assert "tmpfs" in rows["eve"].report.sandbox.get("scratch", ""), rows["eve"].report.sandbox
+
+
+def test_an_empty_reply_of_huge_dimensions_is_refused_before_the_test_sees_it():
+    """Row 6: np.zeros((0, 6000, 6000)) is 0 bytes, but describes more than a reply may hold
+    (a 6000 x 6000 float64 matrix, 288 MB): the judge refuses it, nothing is allocated."""
+    report = _grade_mini(HOSTILE / "h31_empty_huge_reply.py")
+    add_tests = [t for t in report.tests if "add" in t.name]
+    assert add_tests and all("more than a reply may hold" in t.message for t in add_tests), \
+        report.format_table()
+    assert report.score == sum(t.max_score for t in report.tests if "mul" in t.name)
+
+
+def test_a_runner_has_a_memory_limit_of_its_own(tmp_path):
+    """Row 6: the tests compare in the runner, with values a worker sent; the runner's address
+    space is limited too (not only the worker's)."""
+    exercise = tmp_path / "mini"
+    shutil.copytree(MINI, exercise)
+    (exercise / "tests" / "public" / "test_runner_limit.py").write_text(
+        "def test_limited(submission):\n"
+        "    line = next(l for l in open('/proc/self/limits') if 'address space' in l)\n"
+        "    assert line.split()[3] != 'unlimited', line\n")
+    report = grade(exercise, MINI / "solution.py", jobs=1)
+    assert report.score == report.max_score, report.format_table()

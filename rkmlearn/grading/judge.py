@@ -87,6 +87,12 @@ def _require_extra() -> None:
                                 "install 'rkmlearn[grading]'")
 
 
+def runner_memory_bytes(worker_bytes: int) -> int:
+    """A runner's address-space limit: the tests' own arrays and the libraries they import,
+    beyond what one reply may hold; a worker's reply can never make the judge's side swap."""
+    return max(4 * 2**30, worker_bytes + 2 * 2**30)
+
+
 def default_jobs() -> int:
     """Parallel runners: two, or one on a single-core machine."""
     return max(1, min(2, os.cpu_count() or 1))
@@ -358,7 +364,8 @@ class _Grading:
                   "namespaces": self.overrides.get("namespaces", True)}
         return {"policy": policy, "functions": list(self.config.functions), "select": select,
                 "only": sorted(self.only) if self.only is not None else None,
-                "probe": probe, "cleanup": cleanup, "judge_pid": os.getpid()}
+                "probe": probe, "cleanup": cleanup, "judge_pid": os.getpid(),
+                "memory_bytes": runner_memory_bytes(self.memory_mb * 2**20)}
 
     def _loop(self, folder: Path, dirs, uid, tmp: Path, progress) -> None:
         hard_limit = 2 * self.timeout + 60  # the test's own code, beyond the submission's time

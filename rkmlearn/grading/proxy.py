@@ -252,7 +252,7 @@ class Session:
             worker.kill()
             self._fail(BadReturn(f"the submission's process answered {kind!r} to a call"))
         try:
-            reply = wire.decode(body.get("tree"), blobs)
+            reply = wire.decode(body.get("tree"), blobs, self.policy.max_message_bytes)
             if not isinstance(reply, dict) or set(reply) != {"value", "changed"} \
                     or not isinstance(reply["changed"], list):
                 raise wire.ProtocolError("not a reply")
