@@ -365,3 +365,36 @@ def test_a_runner_has_a_memory_limit_of_its_own(tmp_path):
         "    assert line.split()[3] != 'unlimited', line\n")
     report = grade(exercise, MINI / "solution.py", jobs=1)
     assert report.score == report.max_score, report.format_table()
+
+
+def _with_solution(tmp_path, name, **replace) -> Path:
+    """A fixture built on Chapter 1's solution: its source prepended as SOLUTION_SOURCE."""
+    path = _variant(tmp_path, name, **replace)
+    path.write_text(f"SOLUTION_SOURCE = {(CH01 / 'solution.py').read_text()!r}\n"
+                    + path.read_text())
+    return path
+
+
+def test_the_in_place_check_is_the_judges(tmp_path):
+    """Row 4: a submission that changes its inputs and makes numpy's comparisons lie in its
+    own process still fails the "does not modify its inputs" test: the judge compares the
+    arguments it sent with the ones the worker sends back."""
+    (tmp_path / "lying").mkdir()
+    (tmp_path / "honest").mkdir()
+    lying = grade(CH01, _with_solution(tmp_path / "lying", "h29_hide_in_place_changes"), jobs=2)
+    honest = grade(CH01, _with_solution(tmp_path / "honest", "h29_hide_in_place_changes",
+                                        LIE=False), jobs=2)
+    assert lying.score <= honest.score < honest.max_score, (lying.format_table(),
+                                                            honest.format_table())
+    check = next(t for t in lying.tests if "does_not_modify" in t.name)
+    assert not check.passed and "changed its input arrays" in check.message, check
+
+
+def test_work_done_at_import_counts_as_cpu_time(tmp_path):
+    """Row 5: the speed test reads the worker's CPU time over its whole life: a Gram matrix
+    computed slowly at import and returned from a cache is still slow."""
+    report = grade(CH01, _with_solution(tmp_path, "h30_import_time_work"), jobs=1,
+                   include_hidden=False, timeout=120.0)
+    speed = next(t for t in report.tests if "vectorised" in t.name)
+    assert not speed.passed, report.format_table()
+    assert report.score == report.max_score - speed.max_score, report.format_table()
