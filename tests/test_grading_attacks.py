@@ -398,3 +398,33 @@ def test_work_done_at_import_counts_as_cpu_time(tmp_path):
     speed = next(t for t in report.tests if "vectorised" in t.name)
     assert not speed.passed, report.format_table()
     assert report.score == report.max_score - speed.max_score, report.format_table()
+
+
+@pytest.mark.skipif(not LINUX_ROOT, reason="the process limit holds for sandbox uids (root)")
+def test_threads_of_one_worker_do_not_starve_another_runner():
+    """Row 8: 125 threads at import no longer use up a process budget that another runner's
+    sandbox shares (each runner has a sandbox uid of its own), and a line a worker prints in
+    the form of the sandbox's own is not taken for one."""
+    report = grade(MINI, HOSTILE / "h33_thread_flood.py", jobs=2)
+    assert report.score == report.max_score, report.format_table()
+    assert not any("forged" in t.message for t in report.tests), report.format_table()
+
+
+def test_a_failing_sandbox_is_retried_then_reported_as_infrastructure(tmp_path):
+    """Row 8: a sandbox that cannot start (here: a preload that does not exist) is tried
+    again, then reported as an infrastructure error: exit status 3 and a results file that
+    says so, never a score."""
+    exercise = tmp_path / "mini"
+    shutil.copytree(MINI, exercise)
+    ini = exercise / "pytest.ini"
+    ini.write_text(ini.read_text().replace("allowed_imports = numpy scipy",
+                                           "allowed_imports = numpy scipy\n"
+                                           "preload = numpy numpy.not_a_module"))
+    out = tmp_path / "results.json"
+    done = subprocess.run([sys.executable, "-m", "rkmlearn.grading", str(exercise),
+                           str(MINI / "solution.py"), "--json", str(out), "--jobs", "1"],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 3, done.stderr[-2000:]
+    data = json.loads(out.read_text())
+    assert data["extra_data"].get("infrastructure_error") is True, data
+    assert "infrastructure error" in data["output"] and "twice" in data["output"], data

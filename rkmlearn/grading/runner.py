@@ -75,6 +75,8 @@ class Reporter:
     @pytest.hookimpl(trylast=True)
     def pytest_sessionstart(self, session: pytest.Session) -> None:
         self.harness = session.config.stash[plugin.HARNESS]
+        self.harness.failure_listeners.append(
+            lambda why: self.emit(event="sandbox_error", message=why[:MAX_MESSAGE_CHARS]))
 
     def emit(self, **event) -> None:
         data = memoryview((json.dumps(event) + "\n").encode("utf-8"))

@@ -369,11 +369,13 @@ class SandboxDirs:
         self.submission.write_bytes(read_regular_file(submission))
         os.chmod(self.submission, 0o444)
 
-    def scratch(self, name: str) -> str:
+    def scratch(self, name: str, uid: int | None = None) -> str:
+        """A new scratch folder, owned by ``uid`` (default: the uid given at construction)."""
+        owner = self.uid if uid is None else uid
         path = self.base / name
         path.mkdir(mode=0o700)
-        if self.uid is not None:
-            os.chown(path, self.uid, self.uid)
+        if owner is not None:
+            os.chown(path, owner, owner)
         return str(path)
 
     @staticmethod
