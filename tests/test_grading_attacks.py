@@ -428,3 +428,11 @@ def test_a_failing_sandbox_is_retried_then_reported_as_infrastructure(tmp_path):
     data = json.loads(out.read_text())
     assert data["extra_data"].get("infrastructure_error") is True, data
     assert "infrastructure error" in data["output"] and "twice" in data["output"], data
+
+
+def test_memory_outside_the_address_space_cap_is_refused():
+    """Row 2: with the hook off, memfd pages (which are not address space) cannot hold more
+    than the worker's memory limit: memfd_create is refused (as System V shared memory is)."""
+    report = grade(MINI, HOSTILE / "h27_memfd_outside_cap.py", jobs=1, memory_mb=128,
+                   _sandbox={"audit": False})
+    assert report.score == report.max_score, report.format_table()

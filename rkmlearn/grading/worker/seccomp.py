@@ -19,6 +19,10 @@ CLONE_THREAD = 0x00010000
 LASTING_OBJECTS = ("shmget", "shmat", "shmctl", "msgget", "msgsnd", "msgrcv", "msgctl",
                    "semget", "semop", "semtimedop", "semctl", "mq_open", "mq_unlink",
                    "add_key", "request_key", "keyctl")
+# Memory that is not address space (RLIMIT_AS does not count unmapped tmpfs pages), and
+# io_uring, whose requests (sockets, files) pass by the system calls this filter checks.
+UNCOUNTED = ("memfd_create", "memfd_secret", "io_uring_setup", "io_uring_enter",
+             "io_uring_register")
 
 
 def load_bindings():
@@ -37,16 +41,17 @@ def install(bindings, allow_processes):
     """Load the worker's filter; returns a status string ("on", or why not).
 
     Refused, with an error the submission sees: System V IPC, message queues and keyrings
-    (:data:`LASTING_OBJECTS`), and, unless the exercise allows processes, every way of making
-    one (fork, vfork, clone without CLONE_THREAD, clone3): a child could compute, or hold
-    memory, unseen by the per-process CPU count and address-space cap. Threads stay allowed.
+    (:data:`LASTING_OBJECTS`), memfd and io_uring (:data:`UNCOUNTED`), and, unless the
+    exercise allows processes, every way of making one (fork, vfork, clone without
+    CLONE_THREAD, clone3): a child could compute, or hold memory, unseen by the per-process
+    CPU count and address-space cap. Threads stay allowed.
     """
     if bindings is None:
         return "unavailable (no libseccomp bindings: pip install pyseccomp)"
     refuse = bindings.ERRNO(errno.EPERM)
     rules = bindings.SyscallFilter(bindings.ALLOW)
     try:
-        for call in LASTING_OBJECTS:
+        for call in LASTING_OBJECTS + UNCOUNTED:
             rules.add_rule(refuse, call)
         if not allow_processes:
             rules.add_rule(refuse, "fork")
