@@ -436,3 +436,12 @@ def test_memory_outside_the_address_space_cap_is_refused():
     report = grade(MINI, HOSTILE / "h27_memfd_outside_cap.py", jobs=1, memory_mb=128,
                    _sandbox={"audit": False})
     assert report.score == report.max_score, report.format_table()
+
+
+@pytest.mark.skipif(not hasattr(socket, "AF_VSOCK"), reason="no vsock in this Python")
+def test_no_socket_family_but_the_wires(tmp_path):
+    """Row 7: with the hook off, AF_VSOCK (bound and listened on locally, never connected),
+    AF_NETLINK, AF_PACKET and AF_INET sockets are refused: only AF_UNIX, the wire's, is left."""
+    port = 40000 + os.getpid() % 20000
+    report = _grade_mini(_variant(tmp_path, "h32_vsock_listen", PORT=port), audit=False)
+    assert report.score == report.max_score, report.format_table()

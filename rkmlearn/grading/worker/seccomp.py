@@ -14,6 +14,7 @@ before any student code.
 import errno
 
 CLONE_THREAD = 0x00010000
+AF_UNIX = 1
 # Objects that outlive the process that made them, shared by every process of the IPC
 # namespace or the uid: System V IPC, POSIX message queues and the kernel keyrings.
 LASTING_OBJECTS = ("shmget", "shmat", "shmctl", "msgget", "msgsnd", "msgrcv", "msgctl",
@@ -41,10 +42,10 @@ def install(bindings, allow_processes):
     """Load the worker's filter; returns a status string ("on", or why not).
 
     Refused, with an error the submission sees: System V IPC, message queues and keyrings
-    (:data:`LASTING_OBJECTS`), memfd and io_uring (:data:`UNCOUNTED`), and, unless the
-    exercise allows processes, every way of making one (fork, vfork, clone without
-    CLONE_THREAD, clone3): a child could compute, or hold memory, unseen by the per-process
-    CPU count and address-space cap. Threads stay allowed.
+    (:data:`LASTING_OBJECTS`), memfd and io_uring (:data:`UNCOUNTED`), sockets of every family
+    but AF_UNIX, and, unless the exercise allows processes, every way of making one (fork,
+    vfork, clone without CLONE_THREAD, clone3): a child could compute, or hold memory, unseen
+    by the per-process CPU count and address-space cap. Threads stay allowed.
     """
     if bindings is None:
         return "unavailable (no libseccomp bindings: pip install pyseccomp)"
@@ -53,6 +54,11 @@ def install(bindings, allow_processes):
     try:
         for call in LASTING_OBJECTS + UNCOUNTED:
             rules.add_rule(refuse, call)
+        # One family of sockets, the wire's: vsock has no network namespace (a listening port
+        # would be the machine's), and netlink or packet sockets need none to be harmful.
+        for call in ("socket", "socketpair"):
+            rules.add_rule(bindings.ERRNO(errno.EAFNOSUPPORT), call,
+                           bindings.Arg(0, bindings.NE, AF_UNIX))
         if not allow_processes:
             rules.add_rule(refuse, "fork")
             rules.add_rule(refuse, "vfork")

@@ -25,8 +25,8 @@ the init mounts a /proc of that namespace, drops every capability and forks the 
 the worker sees its init and itself, no other process of the machine, and killing the init
 kills all it started. The worker re-arms the parent-death signal, limits its CPU time, enforces
 the Landlock ruleset in a domain of its own, loads the seccomp filter (:mod:`.seccomp`: no IPC
-object that outlives it, no memfd, no new process unless the exercise allows them), switches
-the audit hook on, imports the submission and answers ``call`` requests until ``bye``
+object that outlives it, no memfd, no socket but AF_UNIX, no new process unless the exercise
+allows them), switches the audit hook on, imports the submission and answers ``call`` requests until ``bye``
 (:mod:`.serve`).
 """
 import json
@@ -56,10 +56,11 @@ def _worker(data_fd, init_pid, report, ruleset, cfg, wire, violations):
         if error is not None:
             _fail(report, error)
     # The kernel refuses what no other wall covers (seccomp.install): IPC objects that outlive
-    # the worker, memory outside its address space (memfd) and, unless the exercise allows
-    # them, processes: a child started past the audit hook (_posixsubprocess runs no hook)
-    # could compute unseen by the CPU count and the memory cap, which are per process. Where
-    # seccomp cannot be set, new processes are refused by RLIMIT_NPROC 0 (threads too, then).
+    # the worker, memory outside its address space (memfd), sockets but the wire's (AF_UNIX)
+    # and, unless the exercise allows them, processes: a child started past the audit hook
+    # (_posixsubprocess runs no hook) could compute unseen by the CPU count and the memory
+    # cap, which are per process. Where seccomp cannot be set, new processes are refused by
+    # RLIMIT_NPROC 0 (threads too, then).
     if seccomp.install(cfg["seccomp_bindings"], cfg["processes"]) != "on" \
             and not cfg["processes"]:
         resource.setrlimit(resource.RLIMIT_NPROC, (0, 0))
