@@ -7,6 +7,7 @@
   (its late-fusion / large-N committee), :class:`MultiViewLSSVM` (the pairwise MV-LSSVM baseline)
   and :class:`SimulatedAnnealingSearch` (Algorithm 2).
 * :class:`RecurrentRKM` (Part V, the recurrent RKM forecaster).
+* :class:`KernelSpectralClustering` (Part VI, kernel spectral clustering: a weighted kernel PCA).
 """
 
 from .deep import DeepRKMClassifier
@@ -18,8 +19,9 @@ from .committee import CommitteeRKM
 from .mvlssvm import MultiViewLSSVM
 from .recurrent import RecurrentRKM
 from .selection import SimulatedAnnealingSearch
+from .spectral_clustering import KernelSpectralClustering
 from .tensor import TensorMultiViewRKM
 
 __all__ = ["KPCA", "MultiViewKPCA", "ProbabilisticKPCA", "TensorMultiViewRKM", "CommitteeRKM", "MultiViewLSSVM",
            "SimulatedAnnealingSearch",
-           "DeepRKMClassifier", "RecurrentRKM", "AlgorithmChoice", "choose_algorithm"]
+           "DeepRKMClassifier", "RecurrentRKM", "KernelSpectralClustering", "AlgorithmChoice", "choose_algorithm"]
