@@ -7,7 +7,8 @@
   (its late-fusion / large-N committee), :class:`MultiViewLSSVM` (the pairwise MV-LSSVM baseline)
   and :class:`SimulatedAnnealingSearch` (Algorithm 2).
 * :class:`RecurrentRKM` (Part V, the recurrent RKM forecaster).
-* :class:`KernelSpectralClustering` (Part VI, kernel spectral clustering: a weighted kernel PCA).
+* :class:`KernelSpectralClustering` (Part VI, kernel spectral clustering: a weighted kernel PCA) and
+  :class:`KernelCCA` (Part VI, regularised kernel CCA in its LS-SVM form).
 """
 
 from .deep import DeepRKMClassifier
@@ -20,8 +21,9 @@ from .mvlssvm import MultiViewLSSVM
 from .recurrent import RecurrentRKM
 from .selection import SimulatedAnnealingSearch
 from .spectral_clustering import KernelSpectralClustering
+from .cca import KernelCCA
 from .tensor import TensorMultiViewRKM
 
 __all__ = ["KPCA", "MultiViewKPCA", "ProbabilisticKPCA", "TensorMultiViewRKM", "CommitteeRKM", "MultiViewLSSVM",
            "SimulatedAnnealingSearch",
-           "DeepRKMClassifier", "RecurrentRKM", "KernelSpectralClustering", "AlgorithmChoice", "choose_algorithm"]
+           "DeepRKMClassifier", "RecurrentRKM", "KernelSpectralClustering", "KernelCCA", "AlgorithmChoice", "choose_algorithm"]
