@@ -8,7 +8,8 @@
   and :class:`SimulatedAnnealingSearch` (Algorithm 2).
 * :class:`RecurrentRKM` (Part V, the recurrent RKM forecaster).
 * :class:`KernelSpectralClustering` (Part VI, kernel spectral clustering: a weighted kernel PCA) and
-  :class:`KernelCCA` (Part VI, regularised kernel CCA in its LS-SVM form).
+  :class:`KernelCCA` (Part VI, regularised kernel CCA in its LS-SVM form), :class:`GenerativeRKM`
+  (Part VI, Gen-RKM: multi-view kernel PCA, a density on its hidden units, pre-images).
 """
 
 from .deep import DeepRKMClassifier
@@ -22,8 +23,9 @@ from .recurrent import RecurrentRKM
 from .selection import SimulatedAnnealingSearch
 from .spectral_clustering import KernelSpectralClustering
 from .cca import KernelCCA
+from .generative import GenerativeRKM
 from .tensor import TensorMultiViewRKM
 
 __all__ = ["KPCA", "MultiViewKPCA", "ProbabilisticKPCA", "TensorMultiViewRKM", "CommitteeRKM", "MultiViewLSSVM",
            "SimulatedAnnealingSearch",
-           "DeepRKMClassifier", "RecurrentRKM", "KernelSpectralClustering", "KernelCCA", "AlgorithmChoice", "choose_algorithm"]
+           "DeepRKMClassifier", "RecurrentRKM", "KernelSpectralClustering", "KernelCCA", "GenerativeRKM", "AlgorithmChoice", "choose_algorithm"]
