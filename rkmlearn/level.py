@@ -225,8 +225,16 @@ def _dual_level(views, Xs, n_components, coupling, metric, opts, rng, keep_matri
     if metric is not None:  # B changes the eigenvalues' scale: the rank rule is relative to lambda_1
         metric_factor, scale = check_metric(metric, n, "metric")[1], 0.0
     band = coupling if scipy.sparse.issparse(coupling) else None  # K + band: the eigensolver uses the structure
-    sub, fix_signs = _leading(K, s, rng, opts, name, size=n, scale=scale, what=what, metric_factor=metric_factor,
-                              band=band)
+    try:
+        sub, fix_signs = _leading(K, s, rng, opts, name, size=n, scale=scale, what=what, metric_factor=metric_factor,
+                                  band=band)
+    except ValueError as exc:  # a linear kernel on data far from the origin: say so, not "samples look alike"
+        causes = [(v, view.offset_swamps_spread()) for v, view in enumerate(views)]
+        v, cause = next(((v, c) for v, c in causes if c), (None, None))
+        if cause is None or "numerical rank" not in str(exc):
+            raise
+        name_v = "X" if Xs is None else _input_name(Xs, v)
+        raise ValueError(f"{name_v}: {cause} (n_components={s} exceeded the numerical rank of {what}.)") from exc
     trace = float(np.trace(K))
     if restore is not None:  # K_{v,c} again (the scores need it), with its own bits
         rows, cols, saved = restore
@@ -302,14 +310,17 @@ def _primal_level(views, n_components, opts, rng, keep_matrix, with_scores, name
 
 def _chunk_stats(views, Xs, shift):
     """One chunk's ``[count, sum(phi - shift), lower triangle of (phi - shift)^T (phi - shift)]``
-    flattened (row-major; the upper triangle is 0), and ``max_i ||phi_v(x_i)||^2`` per view.
+    flattened (row-major; the upper triangle is 0), and ``max_i ||phi_v(x_i) - shift_v||^2`` per view.
 
     The chunk's features are computed once for all of them; ``syrk`` forms one triangle (NumPy's
     ``Phi.T @ Phi`` is ``syrk`` too, then mirrors every chunk): it is mirrored once, after the
     reduction."""
     Phis = [view.chunk_features(X) for view, X in zip(views, Xs)]
-    maxsq = [float(np.einsum("ij,ij->i", P, P).max(initial=0.0)) for P in Phis]
     Phi = (Phis[0] if len(Phis) == 1 else np.hstack(Phis)) - shift
+    # C is accumulated about the shift: max ||phi - shift||^2 sets its rounding level (exact differences;
+    # the uncentred ||phi||^2 would make X + 1e8 with unit spread look like rank 0)
+    maxsq = [float(np.einsum("ij,ij->i", P, P).max(initial=0.0))
+             for P in np.split(Phi, np.cumsum([P.shape[1] for P in Phis])[:-1], axis=1)]
     upper = dsyrk(1.0, Phi.T, lower=0)  # Phi.T is Fortran-ordered: (Phi^T)(Phi^T)^T, no copy of the chunk
     # the Fortran-ordered upper triangle read in memory order IS the row-major lower one: no transposing copy
     return np.concatenate([[Phi.shape[0]], Phi.sum(axis=0), upper.ravel(order="K")]), np.array(maxsq)

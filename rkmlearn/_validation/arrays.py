@@ -216,6 +216,9 @@ def is_dask(X):
 
 def check_dask(X, name):
     """A 2-D float Dask array chunked by rows only (its values are checked chunk by chunk when used)."""
+    if np.issubdtype(X.dtype, np.complexfloating):  # astype(float64) would drop the imaginary part
+        raise ValueError(f"{name} must be real-valued; got a complex Dask array (dtype {X.dtype}). Pass the real "
+                         f"part ({name}.real) or the modulus (abs({name})) if that is what you mean.")
     if X.ndim != 2 or not np.issubdtype(X.dtype, np.number):
         raise ValueError(f"{name} must be a 2-D numeric Dask array (rows = samples); got ndim={X.ndim}, dtype={X.dtype}.")
     if len(X.chunks[1]) != 1:

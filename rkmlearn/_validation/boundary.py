@@ -17,7 +17,10 @@ import contextvars
 import functools
 import inspect
 
+import numpy as np
+
 from .arrays import check_array, check_dask, check_square, check_views, is_dask
+from .feature_names import feature_names
 
 __all__ = ["validate", "nested", "array", "square", "views", "checked_by", "check_two_samples", "check_kernel_params", "check_feature_map",
            "primal_needs_features", "check_kernel_or_feature_map"]
@@ -60,6 +63,7 @@ def validate(*, then=None, **rules):
             bound = signature.bind(*args, **kwargs)
             bound.apply_defaults()
             arguments = bound.arguments
+            feature_names(func.__name__, arguments)  # a DataFrame's columns, before they are dropped
             for name, rule in rules.items():
                 arguments[name] = rule(arguments[name], name, arguments)
             if then is not None:
@@ -80,11 +84,12 @@ def _label(name, param, arguments):
     return param if name is None else name.format(**arguments)
 
 
-def array(name=None, *, ensure_2d=True, optional=False, dask=False):
+def array(name=None, *, ensure_2d=True, optional=False, dask=False, memmap=False):
     """Rule: a 2-D (or 1-D) finite float64 array (:func:`~rkmlearn._validation.check_array`).
 
     ``optional`` lets None through; ``dask`` lets a Dask array through (checked as a whole, its
-    values chunk by chunk when used).
+    values chunk by chunk when used); ``memmap``: a float64 :class:`numpy.memmap` stays that memmap
+    (checked, not copied: a streamed fit reads it from disk a chunk at a time).
     """
     def rule(value, param, arguments):
         if value is None and optional:
@@ -92,7 +97,11 @@ def array(name=None, *, ensure_2d=True, optional=False, dask=False):
         label = _label(name, param, arguments)
         if dask and is_dask(value):
             return check_dask(value, label)
-        return check_array(value, label, ensure_2d=ensure_2d)
+        checked = check_array(value, label, ensure_2d=ensure_2d)
+        if memmap and isinstance(value, np.memmap) and checked.shape == value.shape and np.may_share_memory(
+                checked, value):
+            return value  # the same buffer, unconverted: keep the memmap itself
+        return checked
 
     return rule
 

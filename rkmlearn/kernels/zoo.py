@@ -278,6 +278,9 @@ class RBF(_BandwidthKernel):
         c = _rbf_scale(X, Y, sigma)
         if c is not None:
             return _rbf_exponents_then_exp(X, Y, c)
+        unit = _extreme_scale(X, Y)
+        if unit is not None:
+            return _rbf_scaled_first(X, Y, sigma, unit)
 
         def gaussian(D):  # on each block of distances while it is in cache
             # divided twice, never by sigma**2, which over/underflows for sigma = 1e300 or 1e-300
@@ -316,10 +319,44 @@ def _rbf_scale(X, Y, sigma):
     ``X * 1e160``) the distances path divides by ``sigma`` twice and saturates correctly.
     """
     c = (0.5 / sigma) / sigma
-    if not (np.isfinite(c) and c >= np.finfo(np.float64).tiny):
+    if not (np.isfinite(c) and c >= np.finfo(np.float64).tiny) or _extreme_scale(X, Y) is not None:
         return None
     sq = max(float(np.einsum("ij,ij->i", A, A).max(initial=0.0)) for A in ((X,) if Y is None else (X, Y)))
     return c if np.isfinite(sq) and 4.0 * c * sq < 1e300 else None
+
+
+#: Entries of magnitude outside ``[1e-140, 1e140]``: their squares (and products) leave the normal
+#: range of float64 (``2.2e-308 .. 1.8e308``) or come within a few digits of it, where squared
+#: distances lose their digits to underflow (``X * 1e-160``: every distance 0) or overflow.
+_SQUARE_SAFE = (1e-140, 1e140)
+
+
+def _extreme_scale(X, Y):
+    """The power of two nearest below ``max |x_ij|`` (over ``X`` and ``Y``) when that magnitude is
+    outside :data:`_SQUARE_SAFE`, else None (the ordinary case: an O(n d) look at the entries).
+
+    Such inputs are divided by this power of two (exact, no rounding) before any square is taken:
+    :func:`_rbf_scaled_first`. All-zero inputs are ordinary (every distance is exactly 0).
+    """
+    top = max(float(np.abs(A).max(initial=0.0)) for A in ((X,) if Y is None else (X, Y)))
+    if top == 0.0 or _SQUARE_SAFE[0] <= top <= _SQUARE_SAFE[1]:
+        return None
+    return float(np.ldexp(1.0, np.frexp(top)[1] - 1))
+
+
+def _rbf_scaled_first(X, Y, sigma, unit):
+    """The RBF kernel of inputs of extreme magnitude: distances of ``X / unit`` (entries in
+    ``[-1, 1]``, so the squares neither underflow nor overflow), then ``exp(-D r^2 / 2)`` with
+    ``r = unit / sigma`` (clipped at 1e300: beyond it every nonzero distance gives exactly 0, and a
+    zero distance gives 1 rather than ``0 * inf``)."""
+    r = min(unit / sigma, 1e300)
+
+    def gaussian(D):
+        D *= -0.5 * r
+        D *= r
+        np.exp(D, out=D)
+
+    return _distances_then(X / unit, None if Y is None else Y / unit, gaussian)
 
 
 def _rbf_exponents_then_exp(X, Y, c):

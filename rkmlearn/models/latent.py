@@ -10,6 +10,8 @@ for the Part III classifiers.
 
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin
 
@@ -64,6 +66,16 @@ class LatentModel(TransformerMixin, BaseEstimator):
     A subclass declares its parameters (the level options of :data:`~rkmlearn.base.LEVEL_DEFAULTS`,
     ``n_components``, ``random_state``), builds its views and calls :meth:`_fit_views`.
     """
+
+    def _fit_atomically(self, fit, *args):
+        """``fit(copy, *args)`` on a shallow copy of this estimator, then its attributes published in one
+        ``__dict__`` update: two threads fitting one instance leave the state of one fit (the last to
+        finish), never one fit's ``n_features_in_`` beside the other's ``views_``. Fitting clones
+        (``sklearn.base.clone``) in parallel is still the way to get both fits."""
+        scratch = copy.copy(self)
+        fit(scratch, *args)
+        self.__dict__.update(scratch.__dict__)
+        return self
 
     def _fit_views(self, views, Xs, names):
         """Fit ``views`` on ``Xs`` through the level and keep what inference needs."""

@@ -129,7 +129,13 @@ class MultiViewKPCA(LatentModel):
         Returns
         -------
         self : MultiViewKPCA
+
+        Fitting one instance from two threads at once leaves the state of one of the fits, never a mix
+        (the attributes are built on a copy and published together); fit clones to keep both.
         """
+        return self._fit_atomically(MultiViewKPCA._fit, Xs)
+
+    def _fit(self, Xs):
         if self.preimage_top_k is not None:
             check_scalar_range(self.preimage_top_k, "preimage_top_k", low=1, high=Xs[0].shape[0], low_inclusive=True,
                                integer=True)

@@ -119,7 +119,7 @@ class ProbabilisticKPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseE
                                                     **level_defaults("rescale", "rotate"), "random_state": None})
 
     # -- training ------------------------------------------------------------------------------
-    @validate(X=array())
+    @validate(X=array(memmap=True))  # a large memmap is streamed (primal), read from disk a chunk at a time
     def fit(self, X, y=None):
         """Fit: leading eigenpairs, ``rank_``, ``sigma2_``, ``A_`` and ``W_`` (:eq:`eq-ppca-dual-ml`).
 
@@ -145,8 +145,10 @@ class ProbabilisticKPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseE
         explicit = self.feature_map is not None
         view = View(kernel=None if explicit else self.kernel, feature_map=self.feature_map,
                     kernel_params=self.kernel_params)
-        level = solve_level([view], self.n_components, Xs=[X], random_state=self.random_state, keep_matrix=not explicit,
-                            with_scores=False, name="ProbabilisticKPCA", **options)
+        # primal: C (D x D) kept too, for a streamed view (features over STREAM_BYTES) whose features are never stored
+        level = solve_level([view], self.n_components, Xs=[X], random_state=self.random_state,
+                            keep_matrix=not explicit or self.setting == "primal", with_scores=False,
+                            name="ProbabilisticKPCA", **options)
         self.view_, self.n_features_in_, self.X_fit_ = view, X.shape[1], view.X_
         self.kernel_, self.feature_map_, self.feature_mean_ = view.kernel_, view.feature_map_, view.feature_mean_
         self.centerer_ = view.centerer_
@@ -173,6 +175,10 @@ class ProbabilisticKPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseE
         """
         if self.feature_map_ is None:
             return (self.view_.centred_gram() if K_c is None else K_c), self.E_
+        if self.view_.streamed_:  # features never stored (a streamed fit): C of the level's one pass, kept
+            if K_c is not None:
+                self._streamed_C = K_c
+            return self._streamed_C, self.V_
         Phi_c = self.view_.centred_features()
         if Phi_c.shape[0] <= Phi_c.shape[1]:
             return Phi_c @ Phi_c.T, self.E_
@@ -388,7 +394,7 @@ class ProbabilisticKPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseE
         """Total log-likelihood ``sum_i log p(phi(x_i))`` (the paper's eq. 42, :eq:`eq-ppca-log-likelihood`)."""
         return float(np.sum(self.score_samples(X)))
 
-    @validate(X=array())
+    @validate(X=array(memmap=True))
     def fit_transform(self, X, y=None):
         """Fit and return the latent MAP of the training data (:eq:`eq-ppca-dual-posterior`)."""
         return self.fit(X).transform(X)

@@ -76,7 +76,16 @@ def generalized_eigenpairs(A, B, n_components, solver="auto", *, random_state=0)
     """
     A = check_symmetric_matrix(A, "A")
     _, L = check_metric(B, A.shape[0])
-    reduced = reduce_generalized(A, L)
+    with np.errstate(over="ignore", invalid="ignore"):
+        reduced = reduce_generalized(A, L)
+    if not np.isfinite(reduced).all():
+        # e.g. A * 1e300 with B * 1e-300: the eigenvalues themselves lie beyond the float64 range
+        raise ValueError(
+            "the eigenvalues of A x = lambda B x overflow float64: the reduced matrix L^-1 A L^-T (B = L L^T) "
+            f"holds inf or NaN (max|A| = {np.abs(A).max():.3g}, smallest diagonal entry of L = "
+            f"{np.abs(np.diag(L)).min():.3g}). Rescale: solve with A / c (or B * c) for a c that brings "
+            "max|A| / min eig(B) below about 1e300; the eigenvalues scale by 1 / c, the eigenvectors do not change."
+        )
     values, Y = top_eigenpairs(reduced, n_components, solver, check_rank=False, random_state=random_state,
                                symmetric=True)
     return values, flip_signs(back_substitute(L, Y))

@@ -248,6 +248,9 @@ class RecurrentRKM(RecursiveForecaster):
                 sigma = check_scalar_range(self.preimage_sigma, "preimage_sigma", low=0.0)
             self.preimage_kernel_ = RBF(sigma)
             self.preimage_weights_ = krr_fit(self.H_, Z, self.preimage_kernel_, alpha)
+            self._krr_fitted_with = (self.preimage_alpha, self.preimage_sigma)
+        elif hasattr(self, "preimage_weights_"):  # a refit with the smoother: no KRR weights of an older fit
+            del self.preimage_weights_, self.preimage_kernel_
         self.n_features_in_ = X.shape[1]
         return self
 
@@ -296,6 +299,26 @@ class RecurrentRKM(RecursiveForecaster):
         check_is_fitted(self, "H_")
         return lag_matrix(self.a_, self.H_.shape[0])
 
+    def _check_preimage(self):
+        """The pre-image options now are the fitted ones: the KRR pre-image's weights are learned by fit,
+        so ``set_params(preimage="krr")`` (or another ``preimage_alpha`` / ``preimage_sigma``) after a
+        fit needs a refit. The smoother needs nothing from fit beyond the latents: it may be switched to."""
+        preimage = check_option(self.preimage, "preimage", PREIMAGES)
+        if preimage != "krr":
+            return
+        fitted = getattr(self, "_krr_fitted_with", None) if hasattr(self, "preimage_weights_") else None
+        if fitted is None:
+            raise ValueError(
+                "preimage='krr' was set after fit, but this model was fitted with the kernel smoother: the KRR "
+                "pre-image's weights are learned by fit. Refit (model.fit(series)) after set_params, or set "
+                "preimage back to 'smoother'."
+            )
+        if fitted != (self.preimage_alpha, self.preimage_sigma):
+            raise ValueError(
+                f"preimage_alpha / preimage_sigma are {(self.preimage_alpha, self.preimage_sigma)} but the KRR "
+                f"pre-image was fitted with {fitted}: refit (model.fit(series)) after set_params, or set them back."
+            )
+
     def _preimage_standardised(self, h):
         if self.preimage == "krr":
             return krr_predict(h, self.H_, self.preimage_weights_, self.preimage_kernel_)
@@ -310,6 +333,7 @@ class RecurrentRKM(RecursiveForecaster):
         """Input-space values (m, d) of ``latents`` (m, s): the pre-image of :eq:`eq-rrkm-feature`, in the
         original units; the last time step of each pre-image window (the whole pre-image when ``window=1``)."""
         check_is_fitted(self, "H_")
+        self._check_preimage()
         latents = check_array(latents, "latents")
         if latents.shape[1] != self.H_.shape[1]:
             raise ValueError(f"latents must have n_components = {self.H_.shape[1]} columns; got {latents.shape[1]}.")
@@ -347,6 +371,7 @@ class RecurrentRKM(RecursiveForecaster):
         forecast : ndarray of shape (steps,) or (steps, d)
         """
         check_is_fitted(self, "H_")
+        self._check_preimage()
         return super().forecast(self._check_steps(steps), history, progress=progress)
 
     def _advance(self, window):
