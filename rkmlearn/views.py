@@ -15,12 +15,12 @@ import numpy as np
 from sklearn.base import BaseEstimator, clone
 from sklearn.exceptions import NotFittedError
 
+from ._symmetric import rank_tolerance
 from ._validation import (array, check_array, check_kernel_or_feature_map, check_n_features, is_dask,
-                          primal_needs_features, validate)
+                          primal_needs_features, user_code, validate)
 from . import _blas
 from .features import IdentityFeatures
 from .kernels import GramCenterer, Linear, make_kernel
-from .solvers.eigen import rank_tolerance
 
 __all__ = ["View", "is_dask", "row_chunks", "STREAM_BYTES", "CHUNK_BYTES"]
 
@@ -159,14 +159,14 @@ class View(BaseEstimator):
             # streamed: the map is fitted (RFF / identity: on the shape only; Nystroem: its landmarks
             # from the first chunk of a Dask array), the statistics come from the level's one pass
             first = np.asarray(X[: row_chunks(X.shape[0], X.shape[1])[0].stop]) if dask else X
-            self.feature_map_.fit(first)
+            self._run_map("fit", first)
             self.streamed_ = True
             self.feature_mean_ = self.scale_ = None
             if gram == "centred":
                 raise ValueError(f"the features of this streamed view ({self.description}) are never stored: it has "
                                  "no Gram matrix; use setting='primal'.")
             return None
-        Phi = self._features(self.feature_map_.fit_transform(X), X, "fit_transform")
+        Phi = self._features(self._run_map("fit_transform", X), X, "fit_transform")
         self.feature_mean_ = Phi.mean(axis=0)
         self._Phi_c = Phi - self.feature_mean_  # not in place: a transformer may return its input
         with np.errstate(over="ignore", invalid="ignore"):  # finite features can overflow when squared
@@ -211,7 +211,16 @@ class View(BaseEstimator):
 
     def chunk_features(self, X):
         """Uncentred features ``phi(x)`` of new inputs ``X`` (a chunk of rows in the streamed path)."""
-        return self._features(self.feature_map_.transform(X), X, "transform")
+        return self._features(self._run_map("transform", X), X, "transform")
+
+    def _run_map(self, method, X):
+        """``feature_map_.<method>(X)``. A map the library does not own runs as user code: its own
+        calls into the library are checked, even inside a validated fit."""
+        call = getattr(self.feature_map_, method)
+        if type(self.feature_map_).__module__.split(".")[0] == "rkmlearn":
+            return call(X)
+        with user_code():
+            return call(X)
 
     def set_streamed_statistics(self, mean, scale, row_means):
         """The training statistics a streamed pass computed (see :func:`rkmlearn.level.solve_level`)."""

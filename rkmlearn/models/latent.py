@@ -18,7 +18,6 @@ from sklearn.base import BaseEstimator, TransformerMixin
 from .._validation import check_two_samples, primal_needs_features
 from ..base import level_options
 from ..level import solve_level
-from ..solvers.eigen import rank_tolerance
 from ..solvers.linear import SymmetricSolver
 from ..views import STREAM_BYTES, View, row_chunks
 
@@ -101,7 +100,7 @@ class LatentModel(TransformerMixin, BaseEstimator):
 
     def _factor_gammas(self, level):
         """Factor ``Gamma`` once, for the latent map; returns the singularity floor used."""
-        floor = rank_tolerance(self.H_.shape[0]) * float(self.eigenvalues_[0])
+        floor = level.singular_floor
         self._gamma_solver = SymmetricSolver(self.Gamma_, "Gamma", floor=floor)
         return floor
 

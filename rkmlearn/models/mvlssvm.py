@@ -16,7 +16,7 @@ from .._validation import (check_class_labels, check_option, check_scalar_range,
 from ..base import estimator_init
 from ..solvers.linear import BorderedSolver
 from .coding import CODINGS, decode_outputs, encode_labels, output_codebook
-from .tensor import TensorMultiViewRKM
+from .tensor import TensorMultiViewRKM, parse_views, tensor_views
 
 __all__ = ["MultiViewLSSVM"]
 
@@ -75,8 +75,9 @@ class MultiViewLSSVM(ClassifierMixin, BaseEstimator):
 
     __init__ = estimator_init({"kernels": None}, {"gamma": 1.0, "rho": 0.0, "coding": "ova", "view_sizes": None})
 
-    def _shape(self):
-        return TensorMultiViewRKM(kernels=self.kernels, view_sizes=self.view_sizes)
+    def _checked_form(self, Xs):
+        """The rule of :meth:`fit`: ``Xs`` checked and parsed into its views, once (:func:`~rkmlearn.models.tensor.parse_views`)."""
+        return parse_views(Xs, self.view_sizes)
 
     def _coupling(self, n_views):
         """``G^{-1}``: ``G_vv = gamma_v``, ``G_vu = 2 rho``, checked positive definite."""
@@ -94,7 +95,7 @@ class MultiViewLSSVM(ClassifierMixin, BaseEstimator):
                              f"for rho={rho:g}, gamma={self.gamma!r}: decrease rho (below gamma / 2 for equal gamma).")
         return np.linalg.inv(G)
 
-    @validate(Xs=lambda Xs, name, arguments: arguments["self"]._shape()._checked_form(Xs))
+    @validate(Xs=checked_by("_checked_form"))
     def fit(self, Xs, y):
         """Solve :eq:`eq-tensor-mvlssvm-system` for every output with one factorisation.
 
@@ -108,14 +109,13 @@ class MultiViewLSSVM(ClassifierMixin, BaseEstimator):
         self
         """
         check_option(self.coding, "coding", CODINGS)
-        shape = self._shape()
-        Xs, single = shape._as_views(Xs, check=False)
+        Xs, single = parse_views(Xs, self.view_sizes, check=False)  # parsed by the rule: returned as is
         n, V = Xs[0].shape[0], len(Xs)
         Ginv = self._coupling(V)
         self.classes_, y_index = check_class_labels(y, n, type(self).__name__, samples_name="Xs")
         self.codebook_ = output_codebook(len(self.classes_), self.coding)
         Y = encode_labels(y_index, self.codebook_)
-        self.views_ = [view.fit(X, name=f"Xs[{v}]", centre=False) for v, (view, X) in enumerate(zip(shape._make_views(V), Xs))]
+        self.views_ = [view.fit(X, name=f"Xs[{v}]", centre=False) for v, (view, X) in enumerate(zip(tensor_views(self.kernels, None, V), Xs))]
         self.n_views_ = V
         # as TensorMultiViewRKM: one array given, scikit-learn's int; a list of views, one int per view
         self.n_features_in_ = sum(X.shape[1] for X in Xs) if single else [X.shape[1] for X in Xs]
@@ -129,17 +129,13 @@ class MultiViewLSSVM(ClassifierMixin, BaseEstimator):
         self.intercept_ = b
         return self
 
-    def _as_views(self, Xs, name="Xs", *, check=True):
-        """Views and whether one array was given: TensorMultiViewRKM's rules, this ``view_sizes``."""
-        return self._shape()._as_views(Xs, name, check=check)
-
     #: The rule of the inference methods, TensorMultiViewRKM's: a fitted model, one view per training
     #: view, their columns (one array: scikit-learn's "X has 1 features, but ... is expecting 4").
     _check_views_in = TensorMultiViewRKM._check_views_in
 
     def _outputs(self, Xs):
         """Mean of the views' outputs (n, m) of validated views."""
-        Xs, _ = self._shape()._as_views(Xs, check=False)
+        Xs = parse_views(Xs, self.view_sizes, check=False).views
         F = sum(view.kernel_rows(X) @ self.dual_coef_[v] for v, (view, X) in enumerate(zip(self.views_, Xs)))
         return (F + self.intercept_.sum(axis=0)) / self.n_views_
 

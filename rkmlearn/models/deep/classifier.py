@@ -20,8 +20,8 @@ from ..._validation import (array, check_array, check_class_labels, check_n_feat
                             check_random_state, check_scalar_range, checked_by, validate)
 from ...base import estimator_init
 from ...kernels import make_kernel, squared_euclidean_distances
+from ...level import check_centred_gram
 from ...preimage import kernel_smoother
-from ...solvers.eigen import rank_tolerance
 from ...solvers.optimisers import Adam
 from ...views import View
 from .objective import DIFFERENTIABLE_KERNELS, deep_objective, mlp_forward
@@ -245,12 +245,7 @@ class DeepRKMClassifier(ClassifierMixin, TransformerMixin, BaseEstimator):
             level1_params = {**(level1_params or {}), "sigma": median}  # the paper's rule
         view = View(kernel=kernel_names[0], kernel_params=level1_params)
         K0_c = view.fit_centred_gram(X)
-        if np.abs(K0_c).max() <= rank_tolerance(n) * view.scale_:
-            raise ValueError(
-                f"X: the centred kernel matrix of level 1 ({view.description}) is zero to rounding, i.e. all "
-                "samples look alike in feature space (constant X, or kernel_params far outside the scale of "
-                "X). Check the data and the kernel parameters."
-            )
+        check_centred_gram(K0_c, view.scale_, f"X: the centred kernel matrix of level 1 ({view.description})")
         self.level_sigma_ = getattr(view.kernel_, "sigma", None)
         self.smoother_sigma_ = (SMOOTHER_FRACTION * median if self.smoother_sigma is None
                                 else float(self.smoother_sigma))

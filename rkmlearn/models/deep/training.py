@@ -15,7 +15,7 @@ import numpy as np
 
 from ..._validation import check_array, check_kernel_params, check_n_components, check_scalar_range
 from ...kernels import Linear, squared_euclidean_distances
-from ...kernels.zoo import _extreme_scale
+from ...kernels.zoo import extreme_scale
 from ...level import solve_level
 from ...solvers.optimisers import projected_gradient
 from ...solvers.stiefel import constraint_violation, project_stiefel
@@ -99,8 +99,8 @@ def median_distance(X):
 
 def distance_unit(X, Y=None):
     """1.0 for ordinary inputs; for entries of extreme magnitude, the power of two to divide them by
-    before squared distances are taken (:func:`rkmlearn.kernels.zoo._extreme_scale`)."""
-    unit = _extreme_scale(X, Y)
+    before squared distances are taken (:func:`rkmlearn.kernels.zoo.extreme_scale`)."""
+    unit = extreme_scale(X, Y)
     return 1.0 if unit is None else unit
 
 
