@@ -217,7 +217,7 @@ def test_exercise_layout(exercise, graded):
             f"{name} must define exactly the functions declared in pytest.ini"
     assert config.allowed_imports == ("numpy", "scipy")
     report = graded((exercise.name, "solution"))
-    assert not report.notes, "every exercise test must carry @pytest.mark.points"
+    assert not report.warnings, "every exercise test must carry @pytest.mark.points"
     assert {t.hidden for t in report.tests} == {False, True}
 
 
@@ -274,6 +274,9 @@ HALF_WRONG_FAILS_ONLY = {
     "ch08_tensor": "train",
     "ch09_deep": "pgd_step",
     "ch10_recurrent": "latent_step",
+    "ch11_spectral_clustering": "dual",
+    "ch12_kernel_cca": "dual",
+    "ch13_generative": "sample",
 }
 
 

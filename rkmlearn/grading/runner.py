@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import resource
 import shutil
 import sys
 import threading
@@ -21,7 +22,8 @@ import pytest
 
 from . import plugin, procs
 from .judge import RUNNER_ENV
-from .proxy import RaisedBySubmission, SubmissionFailure
+from .feedback import assertion_message
+from .proxy import HUNG, RaisedBySubmission, SubmissionFailure, hung_message
 from .sandbox import SandboxError
 from .testfiles import base_id
 
@@ -51,6 +53,12 @@ def describe(excinfo: pytest.ExceptionInfo) -> str:
     if isinstance(exc, RaisedBySubmission):
         where = f" (raised at {exc.where})" if exc.where else ""
         return f"{exc.remote_type}: {exc}{where}"[:MAX_MESSAGE_CHARS]
+    if isinstance(exc, AssertionError):
+        try:
+            statement = str(excinfo.traceback[-1].statement)
+        except Exception:  # noqa: BLE001 - no source: the message alone
+            statement = ""
+        return assertion_message(str(exc), statement)[:MAX_MESSAGE_CHARS]
     text = str(exc).strip()
     name = type(exc).__name__
     return (f"{name}: {text}" if text else name)[:MAX_MESSAGE_CHARS]
@@ -74,6 +82,8 @@ class Reporter:
     @pytest.hookimpl(trylast=True)
     def pytest_sessionstart(self, session: pytest.Session) -> None:
         self.harness = session.config.stash[plugin.HARNESS]
+        self.harness.failure_listeners.append(
+            lambda why: self.emit(event="sandbox_error", message=why[:MAX_MESSAGE_CHARS]))
 
     def emit(self, **event) -> None:
         data = memoryview((json.dumps(event) + "\n").encode("utf-8"))
@@ -152,14 +162,23 @@ def _watch_judge() -> None:
     End-of-file means the judge died (or wants us gone): kill everything this runner started,
     wherever it went, and exit. A judge killed with SIGKILL thus leaves nothing behind.
     """
+    pending = b""
     while True:
         try:
-            if not os.read(0, 4096):
-                break
+            chunk = os.read(0, 4096)
         except InterruptedError:
             continue
         except OSError:
             break
+        if not chunk:
+            break
+        # "hung NAME REASON" lines: a function that timed out in another runner's test.
+        *lines, pending = (pending + chunk).split(b"\n")
+        for line in lines:
+            kind, _, rest = line.decode("utf-8", "replace").partition(" ")
+            name, _, reason = rest.partition(" ")
+            if kind == "hung" and name.isidentifier():
+                HUNG.setdefault(name, hung_message(name, reason))
     emergency_stop(3)
 
 
@@ -189,6 +208,11 @@ def main(argv: list[str]) -> int:
     procs.not_dumpable()
     threading.Thread(target=_watch_judge, daemon=True).start()
     settings = json.loads(os.environ[RUNNER_ENV])
+    if settings.get("memory_bytes"):
+        # The tests compare here, with values a worker sent: numpy raises MemoryError before a
+        # runner grows past its limit (the zygote lowers it further for the submission).
+        limit = int(settings["memory_bytes"])
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     return int(pytest.main(argv, plugins=[plugin, Reporter(settings)]))
 
 
