@@ -217,7 +217,7 @@ def test_exercise_layout(exercise, graded):
             f"{name} must define exactly the functions declared in pytest.ini"
     assert config.allowed_imports == ("numpy", "scipy")
     report = graded((exercise.name, "solution"))
-    assert not report.notes, "every exercise test must carry @pytest.mark.points"
+    assert not report.warnings, "every exercise test must carry @pytest.mark.points"
     assert {t.hidden for t in report.tests} == {False, True}
 
 

@@ -11,20 +11,28 @@ Gradescope autograder zip (no solution)::
     python -m rkmlearn.grading release EXERCISE_DIR OUT_DIR
     python -m rkmlearn.grading --student-copy EXERCISE_DIR OUT_DIR [--with-hidden]
 
-Grade a class (one .py or .ipynb per student; marks.csv, feedback, results.json per student)::
+Grade a class (an LMS export unzipped, or one .py/.ipynb per student; marks.csv, tests.csv,
+feedback, results.json, written-answer pages; an earlier --out is updated, its manual column kept)::
 
     python -m rkmlearn.grading batch EXERCISE_DIR SUBMISSIONS_DIR --out DIR [--jobs 2]
+        [--roster roster.csv] [--due 2026-12-01T23:59 --late-policy 10%/day] [--only ID]
+        [--show visible|hidden]
 
 Check your own code without the sandbox (macOS, Windows; public tests only)::
 
-    python -m rkmlearn.grading local EXERCISE_DIR MY_ANSWERS.py
+    python -m rkmlearn.grading local EXERCISE_DIR MY_ANSWERS.py|.ipynb
+
+Write the Gradescope autograder zip (setup.sh, run_autograder, the wheel, the pins, the tests)::
+
+    python -m rkmlearn.grading gradescope EXERCISE_DIR OUT.zip [--wheel rkmlearn-*.whl]
 
 Regenerate (or ``--check``) an exercise's solution.py and starter.py from its notebook::
 
     python -m rkmlearn.grading sync EXERCISE_DIR [--check]
 
 Exit status: 0 whenever grading completed, whatever the score; 2 for usage errors (missing folder
-or file, bad option) and for exercises whose tests cannot be collected.
+or file, bad option, a mistyped command) and for exercises whose tests cannot be collected; 3 when
+the grader itself (or, for ``local``, pytest) failed.
 """
 from __future__ import annotations
 
@@ -39,7 +47,7 @@ from pathlib import Path
 
 from .errors import GradingError, InfrastructureError
 from .handout import student_copy
-from .report import printable, shorten
+from .report import SHOW, printable, shorten
 from .judge import DEFAULT_TIMEOUT, default_jobs, grade
 
 USAGE_ERROR = 2
@@ -58,12 +66,14 @@ ISOLATION = (
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="python -m rkmlearn.grading",
-        description="Autograde a submission against an exercise's tests, or make the student "
-                    "copy of an exercise. " + ISOLATION,
-        epilog="Other commands: release, batch, local, sync (python -m rkmlearn.grading COMMAND "
-               "--help). Exit status 0 when grading completed (whatever the score), 2 on usage "
-               "errors.")
+        prog="python -m rkmlearn.grading", usage=USAGE,
+        description="Autograde a submission against an exercise's tests, or run one of the "
+                    "commands: release (the handout), batch (a class, LMS exports), local (own "
+                    "code, unsandboxed), sync (starter/solution from the notebook), gradescope "
+                    "(the autograder zip); python -m rkmlearn.grading COMMAND --help. "
+                    + ISOLATION,
+        epilog="Exit status 0 when grading completed (whatever the score), 2 on usage errors, 3 "
+               "when the grader itself failed.")
     parser.add_argument("exercise_dir", help="exercise folder, e.g. exercises/ch01_kernels")
     parser.add_argument("target", metavar="SUBMISSION_OR_OUT_DIR",
                         help="the student's .py file or notebook (.ipynb); with --student-copy, "
@@ -85,6 +95,9 @@ def _parser() -> argparse.ArgumentParser:
                         help="grade even where the kernel offers neither Landlock nor a network "
                              "namespace (then only the in-process audit hook stands between the "
                              "submission and the grader's files): for code you trust")
+    parser.add_argument("--show", choices=SHOW, default="visible",
+                        help="what --json shows students: 'visible' tests only until the due "
+                             "date (hidden ones 'after_due_date', the default) or 'hidden' too")
     parser.add_argument("--student-copy", action="store_true",
                         help="copy EXERCISE_DIR to OUT_DIR without solution* and tests/hidden/")
     parser.add_argument("--with-hidden", action="store_true",
@@ -118,54 +131,99 @@ def write_json(path: Path, data: dict) -> None:
                        "writes it")
 
 
-COMMANDS = ("release", "batch", "local", "sync")
+COMMANDS = ("release", "batch", "local", "sync", "gradescope")
+USAGE = ("python -m rkmlearn.grading {release,batch,local,sync,gradescope} ...\n"
+         "       python -m rkmlearn.grading EXERCISE_DIR SUBMISSION [options]")
 
 
 def _command_parser(command: str) -> argparse.ArgumentParser:
     prog = f"python -m rkmlearn.grading {command}"
+    exercise_help = "the exercise folder, e.g. exercises/ch01_kernels"
     if command == "release":
         p = argparse.ArgumentParser(prog=prog, description=(
-            "Write the handout of an exercise: its notebook without solutions, starter.py, "
-            "README.md and the public tests; never solution* or tests/hidden."))
-        p.add_argument("exercise_dir")
+            "Write the handout of an exercise: its notebook without solutions (written-answer "
+            "questions kept), starter.py, README.md and the public tests; never solution* or "
+            "tests/hidden."))
+        p.add_argument("exercise_dir", help=exercise_help)
         p.add_argument("out_dir", help="the handout folder to create (must not exist or be empty)")
     elif command == "batch":
         p = argparse.ArgumentParser(prog=prog, description=(
-            "Grade every submission in SUBMISSIONS_DIR (NAME.py, NAME.ipynb or NAME/ with one "
-            "such file), each in its own judge process; write marks.csv, feedback/NAME.txt and "
-            "results/NAME/results.json under --out."))
-        p.add_argument("exercise_dir")
-        p.add_argument("submissions_dir")
-        p.add_argument("--out", required=True, metavar="DIR", help="new or empty output folder")
+            "Grade every submission in SUBMISSIONS_DIR: an LMS export unzipped (Moodle, Canvas, "
+            "Blackboard file names) or NAME.py, NAME.ipynb or NAME/ with one such file, each "
+            "in its own judge process; write marks.csv (id, name, points per function, manual, "
+            "total, late penalty, final), tests.csv, feedback/ID.txt, results/ID/results.json "
+            "and written/qN.html (written answers, one page per question) under --out."))
+        p.add_argument("exercise_dir", help=exercise_help)
+        p.add_argument("submissions_dir", help="the folder of submissions (an LMS export, "
+                                               "unzipped)")
+        p.add_argument("--out", required=True, metavar="DIR",
+                       help="output folder: new or empty, or that of an earlier batch (then "
+                            "updated: the manual column is kept)")
         p.add_argument("--jobs", type=int, default=default_jobs(), metavar="N",
                        help="submissions graded at a time (default: %(default)s)")
-        p.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS")
-        p.add_argument("--hidden", action=argparse.BooleanOptionalAction, default=True)
+        p.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
+                       help="seconds of submission time per test (default %(default)g); a "
+                            "function that times out fails its other tests at once")
+        p.add_argument("--hidden", action=argparse.BooleanOptionalAction, default=True,
+                       help="run tests/hidden too when present (default: yes)")
+        p.add_argument("--show", choices=SHOW, default="visible",
+                       help="what feedback and results.json show students: 'visible' tests "
+                            "only (before the due date, the default) or 'hidden' too (after)")
+        p.add_argument("--roster", metavar="CSV",
+                       help="class list: an 'id' column, 'name', and columns that the LMS "
+                            "export's names match (username, email, moodle_id, canvas_id...)")
+        p.add_argument("--due", metavar="DATETIME",
+                       help="due time, e.g. 2026-12-01T23:59 (local time): adds submitted, "
+                            "late and penalty columns")
+        p.add_argument("--late-policy", default="10%/day", metavar="POLICY",
+                       help="penalty with --due: 'P%%/day' or 'P%%/hour', optionally ',max=M%%'; "
+                            "'zero' or 'none' (default: %(default)s)")
+        p.add_argument("--only", metavar="STUDENT", action="append",
+                       help="regrade only this student (id or name; repeat for more) into the "
+                            "--out folder of an earlier batch")
     elif command == "local":
         p = argparse.ArgumentParser(prog=prog, description=(
-            "Run the PUBLIC tests on your own file with plain pytest, NOT sandboxed: for "
-            "macOS and Windows, where the sandbox cannot run. For your own code only."))
-        p.add_argument("exercise_dir")
-        p.add_argument("submission")
+            "Grade your own .py or .ipynb file with the PUBLIC tests, NOT sandboxed: for "
+            "macOS and Windows, where the sandbox cannot run. For your own code only. "
+            "Exit status 0 when the tests ran (whatever the score), 2 on usage errors, 3 "
+            "when pytest itself failed."))
+        p.add_argument("exercise_dir", help="the exercise (handout) folder")
+        p.add_argument("submission", help="your .py file or exercise notebook (.ipynb)")
         p.add_argument("--function", default=None, help="only the tests of this function")
+        p.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
+                       help="seconds per call of your code (default %(default)g)")
+    elif command == "gradescope":
+        p = argparse.ArgumentParser(prog=prog, description=(
+            "Write a Gradescope autograder zip: setup.sh (the wheel installed with "
+            "requirements.txt's pins), run_autograder, requirements.txt, the wheel and the "
+            "exercise without its solution (hidden tests included). Upload it as the "
+            "assignment's autograder."))
+        p.add_argument("exercise_dir", help=exercise_help)
+        p.add_argument("out_zip", help="the zip file to create, e.g. ch01_autograder.zip")
+        p.add_argument("--wheel", metavar="WHL",
+                       help="the rkmlearn wheel to put in (default: built from this checkout)")
+        p.add_argument("--requirements", metavar="TXT",
+                       help="the pins for setup.sh (default: the repository's requirements.txt)")
+        p.add_argument("--show", choices=SHOW, default="visible",
+                       help="'visible': hidden tests shown after the due date (default); "
+                            "'hidden': every test shown at once")
     else:
         p = argparse.ArgumentParser(prog=prog, description=(
             "Write solution.py and starter.py from the exercise notebook (one source), or with "
             "--check fail when they are out of date."))
-        p.add_argument("exercise_dir")
-        p.add_argument("--check", action="store_true")
+        p.add_argument("exercise_dir", help=exercise_help)
+        p.add_argument("--check", action="store_true",
+                       help="change nothing; exit 1 when the files are out of date")
     return p
 
 
 def _run_command(command: str, argv: list[str]) -> int:
-    from .batch import grade_batch
-    from .check import local_check
-    from .notebook import sync_exercise
-
     parser = _command_parser(command)
     args = parser.parse_args(argv)
     try:
         if command == "release":
+            from .notebook import sync_exercise
+
             stale = sync_exercise(args.exercise_dir, check=True) \
                 if list(Path(args.exercise_dir).glob("*_exercises.ipynb")) else []
             if stale:
@@ -176,17 +234,48 @@ def _run_command(command: str, argv: list[str]) -> int:
             print(f"Handout written to {args.out_dir} ({len(files)} files; solution and hidden "
                   "tests left out): " + ", ".join(f for f in files if "/" not in f))
         elif command == "batch":
+            from .batch import ProgressBar, find_submissions, grade_batch
+            from .lms import LatePolicy, Roster, parse_due
+
             started = time.monotonic()
+            due = parse_due(args.due) if args.due else None
+            policy = LatePolicy.parse(args.late_policy)
+            total = len(find_submissions(args.submissions_dir, Roster.read(args.roster)
+                                         if args.roster else None)) if not args.only else \
+                len(args.only)
             rows = grade_batch(args.exercise_dir, args.submissions_dir, args.out,
-                               jobs=args.jobs, timeout=args.timeout, hidden=args.hidden)
+                               jobs=args.jobs, timeout=args.timeout, hidden=args.hidden,
+                               roster=args.roster, due=due, late_policy=policy,
+                               only=args.only, show=args.show,
+                               progress=ProgressBar(max(total, 1)))
             failed = [r for r in rows if r.status != "graded"]
             print(f"Graded {len(rows) - len(failed)} of {len(rows)} submissions in "
-                  f"{time.monotonic() - started:.1f} s: {args.out}/marks.csv, feedback/, results/")
+                  f"{time.monotonic() - started:.1f} s: {args.out}/marks.csv, tests.csv, "
+                  "feedback/, results/")
             for row in failed:
                 print(f"  {row.student}: {row.status}")
         elif command == "local":
-            print(local_check(args.exercise_dir, args.submission, function=args.function))
+            from .check import NOT_SANDBOXED, LocalCheckFailed, local_check
+
+            try:
+                report = local_check(args.exercise_dir, args.submission,
+                                     function=args.function, timeout=args.timeout)
+            except LocalCheckFailed as exc:
+                print(f"{parser.prog}: {exc}", file=sys.stderr)
+                return GRADING_FAILED
+            print(NOT_SANDBOXED)
+            print(report.format_table())
+        elif command == "gradescope":
+            from .gradescope import export
+
+            names = export(args.exercise_dir, args.out_zip, wheel=args.wheel,
+                           requirements=args.requirements, show=args.show)
+            print(f"Autograder written to {args.out_zip} ({len(names)} files: "
+                  + ", ".join(n for n in names if "/" not in n) + "); upload it in Gradescope "
+                  "(Configure Autograder > Zip file upload)")
         else:
+            from .notebook import sync_exercise
+
             changed = sync_exercise(args.exercise_dir, check=args.check)
             if args.check and changed:
                 print(f"out of date: {', '.join(changed)}; run python -m rkmlearn.grading sync "
@@ -199,6 +288,19 @@ def _run_command(command: str, argv: list[str]) -> int:
         print(f"{parser.prog}: error: {exc}", file=sys.stderr)
         return USAGE_ERROR
     return 0
+
+
+def _mistyped_command(argv: list[str]) -> str | None:
+    """A suggestion when the first argument looks like a misspelt command, not a folder."""
+    import difflib
+
+    first = argv[0] if argv else ""
+    if not first or first.startswith("-") or os.path.exists(first) or "/" in first:
+        return None
+    close = difflib.get_close_matches(first, COMMANDS, n=1, cutoff=0.6)
+    hint = f"did you mean '{close[0]}'? " if close else ""
+    return (f"unknown command {first!r}; {hint}the commands are {', '.join(COMMANDS)} (or pass "
+            "an exercise folder and a submission to grade)")
 
 
 def _failed_results(json_path, reason: str, started: float,
@@ -229,6 +331,11 @@ def main(argv: list[str] | None = None, started: float | None = None) -> int:
     if argv and argv[0] in COMMANDS:
         return _run_command(argv[0], argv[1:])
     parser = _parser()
+    mistyped = _mistyped_command(argv)
+    if mistyped:
+        parser.print_usage(sys.stderr)
+        print(f"{parser.prog}: error: {mistyped}", file=sys.stderr)
+        return USAGE_ERROR
     args = parser.parse_args(argv)
     try:
         if args.student_copy:
@@ -268,15 +375,15 @@ def main(argv: list[str] | None = None, started: float | None = None) -> int:
         print(f"{parser.prog}: grading failed: {printable(reason)}", file=sys.stderr)
         _failed_results(json_path if "json_path" in locals() else None, reason, started)
         return GRADING_FAILED
-    for note in report.notes:
-        print(f"note: {printable(note)}", file=sys.stderr)
+    for warning in report.warnings:
+        print(f"note: {printable(warning)}", file=sys.stderr)
     print(report.format_table())
     if report.sandbox:
         print("Sandbox: " + "; ".join(f"{k} {v}" for k, v in sorted(report.sandbox.items())),
               file=sys.stderr)
     if json_path is not None:
         try:
-            write_json(json_path, report.to_gradescope())
+            write_json(json_path, report.to_gradescope(show=args.show))
         except GradingError as exc:
             print(f"{parser.prog}: error: {exc}", file=sys.stderr)
             return USAGE_ERROR

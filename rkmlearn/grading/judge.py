@@ -37,6 +37,7 @@ from pathlib import Path
 from . import procs
 from .errors import GradingError, InfrastructureError, MissingExtraError
 from .exercise import ExerciseConfig, load_config
+from .feedback import TIMED_OUT, explain_missing, locate
 from .handout import grading_folder
 from .report import GradeReport, TestResult, printable, shorten
 from .testfiles import base_id, test_kinds, tests_calling
@@ -328,6 +329,7 @@ class _Grading:
     results: dict = field(default_factory=dict)
     import_failure: str | None = None
     layers: dict = field(default_factory=dict)
+    runners: list = field(default_factory=list)
 
     def run(self, progress) -> list[TestResult]:
         tmp = Path(tempfile.mkdtemp(prefix="rkmlearn-grading-"))
@@ -378,7 +380,7 @@ class _Grading:
         sandbox uid of each runner started, for the caller to release."""
         hard_limit = 2 * self.timeout + 60  # the test's own code, beyond the submission's time
         sel = selectors.DefaultSelector()
-        runners: list[_Runner] = []
+        runners: list[_Runner] = self.runners
         n_scratch = 0
 
         def start(select: dict, probe: bool) -> None:
@@ -508,6 +510,15 @@ class _Grading:
             return
         test = next(t for t in self.tests if t.nodeid == nodeid)
         self.results[nodeid] = _result(test, passed, message, duration)
+        hung = TIMED_OUT.match(message or "")
+        if hung and not passed:  # the other runners fail that function's tests at once
+            line = f"hung {hung.group(1)} {' '.join(message.split())[:500]}\n".encode()
+            for runner in self.runners:
+                try:
+                    runner.proc.stdin.write(line)
+                    runner.proc.stdin.flush()
+                except (OSError, ValueError):
+                    pass  # that runner is gone or going
         if progress is not None:
             progress(len(self.results), len(self.tests))
 
@@ -622,15 +633,16 @@ def grade(exercise_dir, submission, *, timeout: float = DEFAULT_TIMEOUT,
     if function is not None and (not isinstance(function, str) or not function.isidentifier()):
         raise GradingError(f"function must be the name of one of the exercise's functions, got "
                            f"{function!r}")
-    notes = []
+    notes, module = [], None
     with tempfile.TemporaryDirectory(prefix="rkmlearn-notebook-") as converted:
         graded = sub
         if sub.suffix == ".ipynb":
-            from .notebook import read_notebook, submission_module
+            from .notebook import notebook_submission, read_notebook
 
-            source, notes = submission_module(read_notebook(sub))
+            module = notebook_submission(read_notebook(sub))
+            notes = list(module.notes)
             graded = Path(converted) / (sub.stem + ".py")
-            graded.write_text(source, encoding="utf-8")
+            graded.write_text(module.source, encoding="utf-8")
         for attempt in (1, 2):
             grading = _Grading(exercise=exercise, submission=graded, config=config,
                                timeout=float(timeout), memory_mb=memory,
@@ -645,10 +657,16 @@ def grade(exercise_dir, submission, *, timeout: float = DEFAULT_TIMEOUT,
                     raise InfrastructureError(f"{exc} (twice; the submission was not graded: "
                                               "this is the grader's or the machine's fault, not "
                                               "a score)") from None
+    if module is not None:  # locations in the student's notebook, not in the graded module
+        for result in results:
+            if result.message:
+                result.message = explain_missing(locate(result.message, graded.name,
+                                                        module.where), module.dropped)
+    warnings = []
     unmarked = [t.name for t in grading.tests if not t.marked]
     if unmarked:
-        notes.append(f"{len(unmarked)} test(s) have no @pytest.mark.points and count 1 point "
-                     "each: " + ", ".join(unmarked))
+        warnings.append(f"{len(unmarked)} test(s) have no @pytest.mark.points and count 1 point "
+                        "each: " + ", ".join(unmarked))
     return GradeReport(exercise=str(exercise), submission=str(sub), tests=results,
                        execution_time=time.monotonic() - started, sandbox=grading.layers,
-                       notes=notes)
+                       notes=notes, warnings=warnings)

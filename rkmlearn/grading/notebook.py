@@ -26,6 +26,7 @@ from __future__ import annotations
 import ast
 import copy
 import re
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from .errors import GradingError
@@ -33,11 +34,13 @@ from .sources import parse_python, read_regular_file
 
 __all__ = ["BEGIN", "END", "strip_solutions", "remove_markers", "read_notebook", "write_notebook",
            "exercise_module", "submission_module", "student_notebook", "sync_exercise",
-           "notebook_path", "definitions_only"]
+           "notebook_path", "definitions_only", "NotebookModule", "module_of_cells",
+           "notebook_submission", "WRITTEN", "definitions"]
 
 BEGIN = "### BEGIN SOLUTION"
 END = "### END SOLUTION"
 SETUP, FUNCTION, CHECK = "exercise-setup", "exercise-function", "check"
+WRITTEN = "written-answer"  # a markdown question graded by hand (rkmlearn.grading.written)
 _TOP_LEVEL_PLACEHOLDER = "# YOUR CODE HERE (helpers you may want)"
 _GENERATED = "# Generated from {nb} (python -m rkmlearn.grading sync): edit the notebook.\n"
 _MAX_NOTEBOOK_BYTES = 20 * 2**20
@@ -184,38 +187,118 @@ def _is_definition(node: ast.stmt) -> bool:
         and isinstance(node.value.value, str)
 
 
-def definitions_only(cells: list[str]) -> tuple[str, list[str]]:
-    """Imports, functions, classes and UPPER_CASE constants of ``cells``, in order.
+@dataclass
+class NotebookModule:
+    """The graded module of some cells: its source, notes on what was left out, where each of
+    its lines came from, and the functions that cells left out (syntax errors) would define."""
 
-    Returns the module source and notes on what was left out (cells that do not parse).
-    IPython magics and shell lines (``%...``, ``!...``) are left out.
-    """
-    parts, notes = [], []
-    for number, cell in enumerate(cells, start=1):
+    source: str
+    notes: list = field(default_factory=list)
+    origins: dict = field(default_factory=dict)   # module line -> (cell label, line in cell)
+    dropped: dict = field(default_factory=dict)   # function name -> note on its cell
+
+    def where(self, line: int) -> str | None:
+        """``"cell 5, line 3"`` for a line of the module, or None."""
+        origin = self.origins.get(line)
+        return None if origin is None else f"{origin[0]}, line {origin[1]}"
+
+
+def _first_line(code: str) -> str:
+    line = next((ln.strip() for ln in code.splitlines() if ln.strip()), "")
+    return line if len(line) <= 60 else line[:57] + "..."
+
+
+def module_of_cells(cells: list) -> NotebookModule:
+    """Imports, functions, classes and UPPER_CASE constants of ``cells`` ((label, source) pairs),
+    in order, with the origin of every line; a cell with a syntax error is left out and noted
+    with its label, line and text. IPython magics and shell lines (``%...``, ``!...``) are left
+    out."""
+    out = NotebookModule("")
+    parts, line_no = [], 0
+    for label, cell in cells:
         code = "\n".join("" if line.lstrip().startswith(("%", "!")) else line
                          for line in cell.splitlines())
         try:
             tree = parse_python(code)
         except SyntaxError as exc:
-            notes.append(f"code cell {number} has a syntax error (line {exc.lineno}: {exc.msg}) "
-                         "and was left out")
+            bad = (exc.text or "").strip() or _first_line(code)
+            note = (f"{label} ({_first_line(code)!r}) has a syntax error at line {exc.lineno}: "
+                    f"{exc.msg}: {bad!r}. The whole cell was left out of grading; fix it and "
+                    "run the cell again")
+            out.notes.append(note)
+            for name in re.findall(r"^\s*(?:async\s+)?def\s+([A-Za-z_]\w*)", code, re.M):
+                out.dropped.setdefault(name, f"{label}, which defines it, has a syntax error "
+                                             f"at line {exc.lineno} ({exc.msg}) and was left out")
             continue
         lines = code.splitlines()
         kept = []
         for node in tree.body:
             if _is_definition(node):
                 start = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
-                kept.append("\n".join(lines[start - 1:node.end_lineno]))
-        if kept:
-            parts.append(f"# --- code cell {number} ---\n" + "\n\n".join(kept))
-    return "\n\n\n".join(parts) + "\n", notes
+                kept.append((start, lines[start - 1:node.end_lineno]))
+        if not kept:
+            continue
+        if parts:
+            parts.append("")
+            parts.append("")
+            line_no += 2
+        parts.append(f"# --- {label} ---")
+        line_no += 1
+        for i, (start, block) in enumerate(kept):
+            if i:
+                parts.append("")
+                line_no += 1
+            for offset, text in enumerate(block):
+                parts.append(text)
+                line_no += 1
+                out.origins[line_no] = (label, start + offset)
+    out.source = "\n".join(parts) + "\n"
+    return out
+
+
+def _bound_names(node: ast.stmt) -> frozenset:
+    if isinstance(node, (ast.Import, ast.ImportFrom)):
+        return frozenset((a.asname or a.name).split(".")[0] for a in node.names)
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return frozenset([node.name])
+    if isinstance(node, (ast.Assign, ast.AnnAssign)):
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        return frozenset(t.id for t in targets if isinstance(t, ast.Name))
+    return frozenset()
+
+
+def definitions(source: str) -> list[tuple[frozenset, str]]:
+    """(names it binds, its source) of every top-level statement of a module of definitions,
+    comments and blank lines left out."""
+    lines = source.splitlines()
+    out = []
+    for node in parse_python(source).body:
+        start = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
+        out.append((_bound_names(node), "\n".join(lines[start - 1:node.end_lineno])))
+    return out
+
+
+def definitions_only(cells: list[str]) -> tuple[str, list[str]]:
+    """Imports, functions, classes and UPPER_CASE constants of ``cells``, in order.
+
+    Returns the module source and notes on what was left out (cells that do not parse).
+    """
+    module = module_of_cells([(f"code cell {n}", c) for n, c in enumerate(cells, start=1)])
+    return module.source, module.notes
+
+
+def notebook_submission(nb: dict) -> NotebookModule:
+    """The module graded for a submitted notebook: definitions of every non-check code cell,
+    each line labelled with its cell's position in the notebook (``cell 5``, counting every
+    cell from 1, as the student scrolls)."""
+    return module_of_cells([(f"cell {n}", _source(c)) for n, c in enumerate(nb["cells"], start=1)
+                            if c.get("cell_type") == "code" and CHECK not in _tags(c)])
 
 
 def submission_module(nb: dict) -> tuple[str, list[str]]:
     """The module graded for a submitted notebook: definitions of every non-check code cell."""
-    cells = [_source(c) for c in nb["cells"]
-             if c.get("cell_type") == "code" and CHECK not in _tags(c)]
-    return definitions_only(cells)
+    module = notebook_submission(nb)
+    return module.source, module.notes
 
 
 def student_notebook(nb: dict) -> dict:

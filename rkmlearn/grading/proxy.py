@@ -61,6 +61,16 @@ class BadReturn(SubmissionFailure):
     """The submission returned something that cannot cross the boundary, or sent garbage."""
 
 
+# function name -> why its tests fail at once: it used up a test's time already (in this runner,
+# or in another, as the judge tells the runners); a hang costs one time-out per function.
+HUNG: dict[str, str] = {}
+
+
+def hung_message(name: str, reason: str) -> str:
+    return (f"not run: {name}() timed out in an earlier test ({reason.split(': ', 1)[-1]}), so "
+            "its other tests fail at once; make it finish")
+
+
 class RaisedBySubmission(Exception):
     """Mixed into the judge-side copy of an exception the submission raised."""
 
@@ -197,6 +207,8 @@ class Session:
         __tracebackhide__ = True
         if self.failure is not None:
             raise self.failure
+        if name in HUNG:
+            self._fail(SubmissionTimeout(HUNG[name]))
         try:
             tree, blobs_sent = wire.encode((list(args), dict(kwargs)))
         except wire.EncodeError as exc:
@@ -223,7 +235,11 @@ class Session:
             status = worker.wait_exit()
             self._fail(SubmissionDied(describe_exit(status, self.policy.memory_bytes,
                                                     self.policy.timeout + 1) + f" {doing}"))
-        kind, body, blobs = self._receive(deadline, doing)
+        try:
+            kind, body, blobs = self._receive(deadline, doing)
+        except SubmissionTimeout as exc:
+            HUNG.setdefault(name, hung_message(name, str(exc)))
+            raise
         cpu_after = procs.cpu_seconds(worker.pid)
         wall = time.monotonic() - start
         self.remaining -= wall

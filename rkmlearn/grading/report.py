@@ -34,12 +34,16 @@ import re
 
 import math
 import shutil
+import textwrap
 from dataclasses import dataclass, field
 
 __all__ = ["TestResult", "GradeReport", "validate_results", "shorten"]
 
 VISIBLE = "visible"
 HIDDEN = "after_due_date"
+# --show: what students see. "visible" before the due date, "hidden" (every test) after it.
+HIDDEN_SHOWN = "hidden"
+SHOW = ("visible", HIDDEN_SHOWN)
 _VISIBILITIES = {"visible", "hidden", "after_due_date", "after_published"}
 
 
@@ -116,7 +120,8 @@ class GradeReport:
     tests: list[TestResult] = field(default_factory=list)
     execution_time: float = 0.0
     sandbox: dict = field(default_factory=dict)
-    notes: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)     # for the student: cells left out, ...
+    warnings: list[str] = field(default_factory=list)  # for the instructor only
 
     @property
     def score(self) -> float:
@@ -155,40 +160,63 @@ class GradeReport:
                 f"{count} hidden tests ({_fmt_points(hidden_top)} points) are graded as well; "
                 "their results are shown after the due date.")
 
-    def format_table(self, width: int | None = None) -> str:
+    def format_table(self, width: int | None = None, show: str = HIDDEN_SHOWN) -> str:
         """The results as a plain-text table followed by the score line.
 
-        One row per test (name, points earned/available, passed); a failed test gets its
-        message on the next line, indented, so that long test names never squeeze it out.
+        One row per test (name, points earned/available, passed); a failed test gets its whole
+        message under it, indented and wrapped to ``width``. Notes on the submission (cells left
+        out for a syntax error) come first.
 
         Parameters
         ----------
         width : int, optional
-            Width in characters that messages are cut to. Defaults to the terminal's width (100
+            Width in characters messages are wrapped to. Defaults to the terminal's width (100
             when there is no terminal), but never less than 60.
+        show : {"hidden", "visible"}, default="hidden"
+            ``"visible"``: what a student may see before the due date: the visible tests and
+            their score only, and how many hidden tests there are. ``"hidden"``: every test.
         """
+        if show not in SHOW:
+            raise ValueError(f"show must be one of {SHOW}, got {show!r}")
         if width is None:
             width = shutil.get_terminal_size((100, 24)).columns
         width = max(int(width), 60)
+        shown = [t for t in self.tests if show == HIDDEN_SHOWN or not t.hidden]
         rows = [(t.name, f"{_fmt_points(t.score)}/{_fmt_points(t.max_score)}",
-                 "yes" if t.passed else "NO", t.message) for t in self.tests]
+                 "yes" if t.passed else "NO", t.message) for t in shown]
+        out = []
+        for note in self.notes:
+            out += textwrap.wrap("NOTE: " + printable(note), width, subsequent_indent="      ")
+        if out:
+            out.append("")
         name_w = max([len("test")] + [len(r[0]) for r in rows])
         pts_w = max([len("points")] + [len(r[1]) for r in rows])
-        out = [f"{'test':<{name_w}}  {'points':>{pts_w}}  passed", "-" * (name_w + pts_w + 10)]
+        out += [f"{'test':<{name_w}}  {'points':>{pts_w}}  passed", "-" * (name_w + pts_w + 10)]
         for name, pts, ok, message in rows:
             out.append(f"{name:<{name_w}}  {pts:>{pts_w}}  {ok}")
             if message:
-                out.append("    -> " + shorten(message, width - 7))
-        out += ["", self.summary()]
-        if self.has_hidden:
-            (vis, vis_top), (hid, hid_top) = self._total(False), self._total(True)
-            out.append(f"(visible tests {_fmt_points(vis)}/{_fmt_points(vis_top)}, hidden tests "
-                       f"{_fmt_points(hid)}/{_fmt_points(hid_top)}; students see only the "
-                       "visible score until the due date)")
+                out += textwrap.wrap(shorten(message, 100_000), width, initial_indent="    -> ",
+                                     subsequent_indent="       ", break_on_hyphens=False)
+        out.append("")
+        if show == HIDDEN_SHOWN:
+            out.append(self.summary())
+            if self.has_hidden:
+                (vis, vis_top), (hid, hid_top) = self._total(False), self._total(True)
+                out.append(f"(visible tests {_fmt_points(vis)}/{_fmt_points(vis_top)}, hidden "
+                           f"tests {_fmt_points(hid)}/{_fmt_points(hid_top)})")
+        else:
+            out += textwrap.wrap(self.student_summary(), width)
         return "\n".join(out)
 
-    def to_gradescope(self) -> dict:
-        """The report as a Gradescope ``results.json`` dictionary (format in the module docstring)."""
+    def to_gradescope(self, show: str = "visible") -> dict:
+        """The report as a Gradescope ``results.json`` dictionary (format in the module docstring).
+
+        ``show="visible"`` (before the due date): hidden tests are ``"after_due_date"`` and the
+        text students see counts the visible tests only; ``show="hidden"``: every test visible.
+        Notes on the submission (cells left out) head the ``output`` text.
+        """
+        if show not in SHOW:
+            raise ValueError(f"show must be one of {SHOW}, got {show!r}")
         tests = [{
             "number": i,
             "name": t.name,
@@ -196,18 +224,20 @@ class GradeReport:
             "max_score": t.max_score,
             "status": "passed" if t.passed else "failed",
             "output": "passed" if t.passed else t.message,
-            "visibility": t.visibility,
+            "visibility": VISIBLE if show == HIDDEN_SHOWN else t.visibility,
         } for i, t in enumerate(self.tests, start=1)]
         (vis, vis_top), (hid, hid_top) = self._total(False), self._total(True)
+        summary = self.summary() if show == HIDDEN_SHOWN else self.student_summary()
         return {
             "score": self.score,
             "max_score": self.max_score,
             "execution_time": round(self.execution_time, 3),
-            "output": self.student_summary(),
+            "output": "\n\n".join([*(f"NOTE: {n}" for n in self.notes), summary]),
             "visibility": VISIBLE,
             "stdout_visibility": "hidden",
             "extra_data": {"visible_score": vis, "visible_max_score": vis_top,
                            "hidden_score": hid, "hidden_max_score": hid_top,
+                           "notes": list(self.notes), "warnings": list(self.warnings),
                            "sandbox": dict(self.sandbox)},
             "tests": tests,
         }
@@ -219,12 +249,15 @@ class GradeReport:
         tests = [TestResult(name=t["name"], max_score=float(t["max_score"]),
                             passed=t["score"] == t["max_score"] and t.get("status") != "failed",
                             message="" if t.get("status") == "passed" else t["output"],
-                            hidden=t["visibility"] != VISIBLE)
+                            hidden=t["visibility"] != VISIBLE
+                            or t["name"].startswith("hidden/"))
                  for t in data["tests"]]
         extra = data.get("extra_data") or {}
         return cls(exercise=exercise, submission=submission, tests=tests,
                    execution_time=float(data["execution_time"]),
-                   sandbox=dict(extra.get("sandbox") or {}))
+                   sandbox=dict(extra.get("sandbox") or {}),
+                   notes=[str(n) for n in extra.get("notes") or []],
+                   warnings=[str(n) for n in extra.get("warnings") or []])
 
 
 def validate_results(data: dict) -> None:

@@ -22,7 +22,8 @@ import pytest
 
 from . import plugin, procs
 from .judge import RUNNER_ENV
-from .proxy import RaisedBySubmission, SubmissionFailure
+from .feedback import assertion_message
+from .proxy import HUNG, RaisedBySubmission, SubmissionFailure, hung_message
 from .sandbox import SandboxError
 from .testfiles import base_id
 
@@ -52,6 +53,12 @@ def describe(excinfo: pytest.ExceptionInfo) -> str:
     if isinstance(exc, RaisedBySubmission):
         where = f" (raised at {exc.where})" if exc.where else ""
         return f"{exc.remote_type}: {exc}{where}"[:MAX_MESSAGE_CHARS]
+    if isinstance(exc, AssertionError):
+        try:
+            statement = str(excinfo.traceback[-1].statement)
+        except Exception:  # noqa: BLE001 - no source: the message alone
+            statement = ""
+        return assertion_message(str(exc), statement)[:MAX_MESSAGE_CHARS]
     text = str(exc).strip()
     name = type(exc).__name__
     return (f"{name}: {text}" if text else name)[:MAX_MESSAGE_CHARS]
@@ -155,14 +162,23 @@ def _watch_judge() -> None:
     End-of-file means the judge died (or wants us gone): kill everything this runner started,
     wherever it went, and exit. A judge killed with SIGKILL thus leaves nothing behind.
     """
+    pending = b""
     while True:
         try:
-            if not os.read(0, 4096):
-                break
+            chunk = os.read(0, 4096)
         except InterruptedError:
             continue
         except OSError:
             break
+        if not chunk:
+            break
+        # "hung NAME REASON" lines: a function that timed out in another runner's test.
+        *lines, pending = (pending + chunk).split(b"\n")
+        for line in lines:
+            kind, _, rest = line.decode("utf-8", "replace").partition(" ")
+            name, _, reason = rest.partition(" ")
+            if kind == "hung" and name.isidentifier():
+                HUNG.setdefault(name, hung_message(name, reason))
     emergency_stop(3)
 
 
