@@ -104,9 +104,54 @@
       }
     });
   };
+  // 3. Numeric table columns (rkm_book.css right-aligns them): a column whose every non-empty
+  //    body cell is a number ("144,000,000", "-0.25", "1.2e-06", "3.4 %", "12 ± 3") gets the
+  //    class rkm-num on its cells and its header. Any table: markdown, DataFrame, Styler.
+  var NUMBER = /^[-+\u2212]?[$]?(\d[\d,\u2009 ]*(\.\d*)?|\.\d+)(e[-+\u2212]?\d+)?\s*(%|x|\u00d7)?(\s*\u00b1\s*[\d.]+)?$/i;
+  var alignNumbers = function () {
+    var tables = document.querySelectorAll("main table");
+    for (var t = 0; t < tables.length; t++) {
+      var rows = tables[t].querySelectorAll("tbody tr");
+      var numeric = [], seen = [];
+      for (var r = 0; r < rows.length; r++) {
+        var cells = rows[r].children;
+        for (var c = 0; c < cells.length; c++) {
+          var text = cells[c].textContent.trim();
+          if (cells[c].tagName === "TH" || !text) { continue; }
+          seen[c] = true;
+          numeric[c] = (numeric[c] !== false) && NUMBER.test(text);
+        }
+      }
+      var all = tables[t].querySelectorAll("tr");
+      for (var a = 0; a < all.length; a++) {
+        var row = all[a].children;
+        for (var k = 0; k < row.length; k++) {
+          if (seen[k] && numeric[k] && !(row[k].tagName === "TH" && all[a].parentElement.tagName === "TBODY")) {
+            row[k].classList.add("rkm-num");
+          }
+        }
+      }
+    }
+  };
+  // 4. Legible figures on a phone. Output figures are drawn at 100 dpi with their smallest text
+  //    at 10 pt (13.9 px at their nominal width, the width myst-nb writes on the image); shrunk
+  //    to a 360 px column that text would be 6 px. Each figure gets a minimum width at which its
+  //    text is 9 px, and its parent scrolls (rkm_book.css, .rkm-figure-scroll, phones only).
+  var FIGURE_TEXT_PX = 10 * 100 / 72, LEGIBLE_PX = 9;
+  var legibleFigures = function () {
+    var images = document.querySelectorAll("main div.cell_output img, main figure img");
+    for (var i = 0; i < images.length; i++) {
+      var img = images[i], nominal = parseFloat(img.getAttribute("width"));
+      if (!nominal || img.closest(".rkm-explorer")) { continue; }
+      img.style.setProperty("--rkm-legible-width", Math.ceil(nominal * LEGIBLE_PX / FIGURE_TEXT_PX) + "px");
+      img.parentElement.classList.add("rkm-figure-scroll");
+    }
+  };
   var ready = function () {
     forwardToggles();
     watchLabels();
+    alignNumbers();
+    legibleFigures();
   };
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", ready);
