@@ -84,7 +84,9 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import gzip
 import http.server
+import io
 import json
 import os
 import re
@@ -157,8 +159,32 @@ SHARPNESS = 1.5
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    """Serves the site as a static host does (GitHub Pages, Netlify, nginx with gzip on): text
+    (HTML, scripts, styles, JSON, SVG) gzip-compressed to a browser that accepts it, so that
+    ``page-weight`` measures what a reader's browser transfers."""
+
+    COMPRESSED = (".html", ".js", ".css", ".json", ".svg", ".txt", ".map")
+
     def log_message(self, *args):
         pass
+
+    def send_head(self):
+        path = Path(self.translate_path(self.path))
+        if not (path.is_file() and path.suffix in self.COMPRESSED
+                and "gzip" in self.headers.get("Accept-Encoding", "")):
+            return super().send_head()
+        body = _gzipped(path)
+        self.send_response(200)
+        self.send_header("Content-Type", self.guess_type(str(path)))
+        self.send_header("Content-Encoding", "gzip")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        return io.BytesIO(body)
+
+
+@functools.lru_cache(maxsize=None)
+def _gzipped(path: Path) -> bytes:
+    return gzip.compress(path.read_bytes(), compresslevel=6, mtime=0)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -278,14 +304,16 @@ RASTER_JS = r"""() => {
   return Array.from(root.querySelectorAll('img')).filter(img => img.offsetParent !== null
       && img.naturalWidth > 0 && !/\.svg(\?|$)|^data:image\/svg/i.test(img.currentSrc || img.src))
     .map(img => {
-      const frame = img.classList.contains('rkm-frame');
-      const design = frame ? parseFloat(img.style.width) || null : null;
+      // an explorer frame, or one of its panels on a phone (rkm_book.js cuts a frame into
+      // panels below 700 px: each shows the frame's picture, cropped, data-design its width)
+      const frame = img.classList.contains('rkm-frame') || !!img.closest('.rkm-panel');
+      const design = frame ? parseFloat(img.dataset.design || img.style.width) || null : null;
       const shown = img.getBoundingClientRect().width;
       // a frame wider than its explorer is reachable if the box that scrolls it (the innermost
       // scrolling ancestor) shows that it scrolls
       let reachable = true;
       const root = img.closest('.rkm-explorer');
-      if (frame && root && shown > root.clientWidth + 1) {
+      if (frame && root && !img.closest('.rkm-panel') && shown > root.clientWidth + 1) {
         reachable = false;
         for (let el = img.parentElement; el && el !== root.parentElement; el = el.parentElement) {
           if (el.scrollWidth > el.clientWidth + 1 && ['auto', 'scroll'].includes(getComputedStyle(el).overflowX)) {
@@ -676,6 +704,8 @@ async def _visit(browser, base: str, page_name: str, blocked: list, semaphore) -
                             f"{src.rsplit('/', 1)[-1][:16]}: smallest text {px:.1f} px"
                             for src, px in texts if px < FIGURE_TEXT_MIN - 0.05]
                         report["metrics"]["figure_text_390"] = round(min((px for _, px in texts), default=0), 1)
+                        report["metrics"]["explorers_stacked_390"] = await page.evaluate(
+                            "() => document.querySelectorAll('.rkm-explorer .rkm-panels').length")
                         report["figures-sharp"] += [
                             f"390 px: explorer frame shown {r['shown']:.0f} px wide, below "
                             f"{LEGIBLE_FRACTION} of its {r['design']:.0f} px"
@@ -782,6 +812,7 @@ TABLE = (
     ("transfer_mb", "MB transferred at 1400 px (fresh cache)"),
     ("figure_text_390", "smallest figure text at 390 px (CSS px)"),
     ("leftovers", "raw role text and stray index paragraphs"),
+    ("explorers_stacked_390", "explorers shown panel under panel at 390 px"),
     ("tables", "tables (all ruled/striped, numbers right-aligned: tables-styled)"),
 )
 
