@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import html
+import importlib.util
 import re
 import sys
 from pathlib import Path
@@ -81,3 +82,64 @@ def test_the_built_page_shows_labels_not_keys(bib):
     assert not [key for key in bib.entries if key in main], "a bibliography key shows on the page"
     assert not re.search(r"\[\d+\]", main), "numbered labels on an author-year page"
     assert "Achten et al., 2023" in main
+
+
+# Every citation resolves and every entry is cited (issue 29): the pages are those of _toc.yml
+# (markdown files and the markdown cells of notebooks) and the files they pull in with {include}.
+CITE = re.compile(r"\{cite(?::[\w-]+)?\}`([^`]*)`")
+INCLUDE = re.compile(r"```+\s*\{include\}\s+(\S+)")
+
+
+def _toc_pages() -> list[Path]:
+    spec = importlib.util.spec_from_file_location(
+        "_book_tools_execute_notebooks", REPO_ROOT / "book" / "_tools" / "execute_notebooks.py")
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    toc = yaml.safe_load((REPO_ROOT / "_toc.yml").read_text(encoding="utf-8"))
+    pages = []
+    for entry in tool.toc_entries(toc):
+        path = REPO_ROOT / entry
+        pages += [p for p in (path, path.with_name(path.name + ".ipynb"),
+                              path.with_name(path.name + ".md")) if p.is_file()][:1]
+    return pages
+
+
+def _page_text(path: Path) -> str:
+    if path.suffix == ".ipynb":
+        import nbformat
+
+        cells = nbformat.read(path, as_version=4).cells
+        text = "\n".join(cell.source for cell in cells if cell.cell_type == "markdown")
+    else:
+        text = path.read_text(encoding="utf-8")
+    for target in INCLUDE.findall(text):  # absolute targets are from the repository root
+        included = REPO_ROOT / target.lstrip("/") if target.startswith("/") else path.parent / target
+        text += "\n" + _page_text(included)
+    return text
+
+
+def cited_keys() -> dict[str, set[str]]:
+    """Each key cited on a page of the book -> the pages that cite it."""
+    cited: dict[str, set[str]] = {}
+    for page in _toc_pages():
+        for keys in CITE.findall(_page_text(page)):
+            for key in filter(None, (key.strip() for key in keys.split(","))):
+                cited.setdefault(key, set()).add(page.relative_to(REPO_ROOT).as_posix())
+    return cited
+
+
+def test_the_citation_scan_reads_every_role():
+    assert CITE.findall("{cite:p}`a,b` and {cite:t}`c` and {cite}`d`") == ["a,b", "c", "d"]
+    assert cited_keys(), "no {cite} found in the book: the pattern no longer matches"
+
+
+def test_every_citation_resolves(bib):
+    unknown = {key: sorted(pages) for key, pages in cited_keys().items()
+               if key not in bib.entries}
+    assert not unknown, f"cited keys with no entry in book/references.bib: {unknown}"
+
+
+def test_every_entry_is_cited(bib):
+    uncited = sorted(set(bib.entries) - set(cited_keys()))
+    assert not uncited, (f"entries of book/references.bib that no page cites: {uncited}; cite "
+                         "them where the text names the work, or remove them")

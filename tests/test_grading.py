@@ -18,6 +18,7 @@ import dis
 import hashlib
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -33,8 +34,9 @@ import pytest
 
 from rkmlearn.grading import (GradeReport, GradingError, collect_tests, grade, load_config,
                               student_copy, validate_results)
-from rkmlearn.grading import _worker, wire
-from rkmlearn.grading.exercise import parse_python  # gradings parse in threads meanwhile
+from rkmlearn.grading import wire
+from rkmlearn.grading.worker import audit
+from rkmlearn.grading.sources import parse_python  # gradings parse in threads meanwhile
 from rkmlearn.grading.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -529,37 +531,86 @@ def test_student_copy_runs_under_plain_pytest_sandboxed_too(tmp_path):
 
 
 # ------------------------------------------------------------------ structure
-def test_grading_imports_only_stdlib_numpy_and_pytest():
-    allowed = set(sys.stdlib_module_names) | {"pytest", "_pytest", "numpy"}
-    for path in (ROOT / "rkmlearn" / "grading").glob("*.py"):
-        for node in ast.walk(parse_python(path.read_text())):
-            if isinstance(node, ast.Import):
-                names = [alias.name for alias in node.names]
-            elif isinstance(node, ast.ImportFrom) and node.level == 0:
-                names = [node.module]
-            else:
-                continue
-            for name in names:
-                assert name.split(".")[0] in allowed, f"{path.name} imports {name}"
+GRADING = ROOT / "rkmlearn" / "grading"
 
 
-def test_worker_program_stands_alone():
-    """The sandboxed program is this source text alone: stdlib at module level, no relatives."""
-    for name in ("_worker.py", "wire.py"):
-        tree = parse_python((ROOT / "rkmlearn" / "grading" / name).read_text())
-        for node in tree.body:
-            if isinstance(node, ast.ImportFrom):
-                assert node.level == 0 and node.module != "__future__", name
-            if isinstance(node, (ast.Import, ast.ImportFrom)):
-                modules = ([a.name for a in node.names] if isinstance(node, ast.Import)
-                           else [node.module])
-                assert all(m.split(".")[0] in set(sys.stdlib_module_names) | {"numpy"}
-                           for m in modules), name
+def _grading_imports(path: Path, top_level_only: bool = False):
+    """(absolute module names, grading modules imported relatively) of one grading file."""
+    package = ".".join(path.relative_to(ROOT).with_suffix("").parts[:-1])
+    tree = parse_python(path.read_text())
+    nodes = tree.body if top_level_only else ast.walk(tree)
+    absolute, relative = [], []
+    for node in nodes:
+        if isinstance(node, ast.Import):
+            absolute += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0:
+            absolute.append(node.module)
+        elif isinstance(node, ast.ImportFrom):
+            base = package.split(".")[:len(package.split(".")) - node.level + 1]
+            module = ".".join(base + ([node.module] if node.module else []))
+            relative += [module] if node.module else [f"{module}.{a.name}" for a in node.names]
+    return absolute, relative
+
+
+def test_grading_imports_only_its_extra():
+    """The grader is a part of its own: nothing of the numeric library (relative imports stay
+    inside rkmlearn.grading), and only the packages of the [grading] extra (libseccomp's API
+    where it is installed)."""
+    allowed = set(sys.stdlib_module_names) | {"pytest", "_pytest", "numpy", "nbformat",
+                                              "seccomp", "pyseccomp"}
+    for path in GRADING.rglob("*.py"):
+        absolute, relative = _grading_imports(path)
+        for name in absolute:
+            assert name.split(".")[0] in allowed, f"{path.name} imports {name}"
+        for name in relative:
+            assert name.startswith("rkmlearn.grading"), f"{path.name} imports {name}"
+
+
+def test_grading_modules_import_no_cycle():
+    """Module-level imports between the grader's modules form no cycle."""
+    graph = {}
+    for path in GRADING.rglob("*.py"):
+        name = ".".join(path.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
+        graph[name] = {m for m in _grading_imports(path, top_level_only=True)[1] if m != name}
+    modules = set(graph)
+    graph = {m: {d if d in modules else d.rsplit(".", 1)[0] for d in deps} for m, deps in graph.items()}
+    done, stack = set(), []
+
+    def visit(module):
+        assert module not in stack, " -> ".join(stack[stack.index(module):] + [module])
+        if module in done:
+            return
+        stack.append(module)
+        for dep in graph.get(module, ()):
+            visit(dep)
+        stack.pop()
+        done.add(module)
+
+    for module in sorted(graph):
+        visit(module)
+
+
+def test_sandboxed_side_imports_only_the_standard_library():
+    """The zygote's and workers' modules import the standard library and each other at module
+    level (numpy, through the wire module, only once the process is confined)."""
+    for path in (GRADING / "worker").glob("*.py"):
+        absolute, relative = _grading_imports(path, top_level_only=True)
+        assert all(m.split(".")[0] in set(sys.stdlib_module_names) for m in absolute), path.name
+        assert all(m.startswith("rkmlearn.grading.worker") for m in relative), path.name
+
+
+def test_processes_are_started_as_modules():
+    """No grading process runs source text: runners and the zygote are python -m modules."""
+    for path in GRADING.rglob("*.py"):
+        text = path.read_text()
+        assert not re.search(r'executable,\s*(?:[*\w.]+,\s*|"-\w+",\s*)*"-c"', text), path.name
+        assert "exec(compile(" not in text.replace(  # the submission's import is the one exec
+            'exec(compile(source, path, "exec"), module.__dict__)', ""), path.name
 
 
 def test_audit_hook_loads_no_global_name():
     """Student code can rebind module globals; the hook must not read any."""
-    nested = [c for c in _worker._install_rules.__code__.co_consts if hasattr(c, "co_code")]
+    nested = [c for c in audit.install_rules.__code__.co_consts if hasattr(c, "co_code")]
     assert {c.co_name for c in nested} >= {"hook", "refuse", "normal", "in_scratch", "readable"}
     for code in nested:
         loads = [i.argval for i in dis.get_instructions(code)
@@ -732,17 +783,18 @@ def test_killing_the_init_kills_every_process_of_the_worker(tmp_path):
     """Daemons in new sessions (processes allowed) die with the init of the worker's PID
     namespace, at once and without any sweep: the runner kills the init on a time-out."""
     from rkmlearn.grading import procs
-    from rkmlearn.grading.sandbox import Policy, SandboxDirs, Session, Zygote
+    from rkmlearn.grading.proxy import Session
+    from rkmlearn.grading.sandbox import Policy, Sandbox, SandboxDirs
 
     name = _unique_copy(HOSTILE / "mini_daemon.py")
     mark = f"RKMLEARN_HOSTILE={name.name}"  # in the daemons' environment only
     dirs = SandboxDirs(name, None)
     policy = Policy(submission=str(dirs.submission), scratch=dirs.scratch("scratch"),
                     processes=True, timeout=60.0)
-    zygote = Zygote(policy)
+    sandbox = Sandbox(policy)
     try:
-        assert zygote.layers["pid"].startswith("own namespace"), zygote.layers
-        session = Session(zygote, policy)
+        assert sandbox.layers["pid"].startswith("own namespace"), sandbox.layers
+        session = Session(sandbox, policy)
         session.start()
         assert session.call("add", (2, 3), {}) == 5
         deadline = time.monotonic() + 30
@@ -759,7 +811,7 @@ def test_killing_the_init_kills_every_process_of_the_worker(tmp_path):
         assert not left, f"{len(left)} processes outlived the init"
         session.close()
     finally:
-        zygote.close()
+        sandbox.close()
         for pid in _processes_mentioning(mark):
             os.kill(pid, signal.SIGKILL)
         dirs.cleanup()

@@ -6,36 +6,41 @@ Grade a student's file against an exercise folder::
 
 The submission is imported only in sandboxed worker processes (one per test); the tests, which
 compare its answers with the expected ones, run in other processes that never import it, and
-what it returns crosses over as plain data. See :mod:`rkmlearn.grading.runner` for the processes,
-:mod:`rkmlearn.grading.sandbox` and :mod:`rkmlearn.grading._worker` for what the worker can
-touch, and ``exercises/README.md`` for the exercise format, the points and the JSON.
+what it returns crosses over as plain data. ``README.md`` in this folder maps the modules (judge,
+runner, sandbox, worker, report, batch, command line); ``exercises/README.md`` gives the
+exercise format, the points and the JSON.
 
 Students check one function from an exercise notebook with :func:`check`; instructors hand out
-exercises with ``python -m rkmlearn.grading release`` and grade a class with ``... batch`` (see
-``exercises/README.md``).
+exercises with ``python -m rkmlearn.grading release`` and grade a class with ``... batch``.
 
-This subpackage uses the standard library, numpy and pytest (``pip install 'rkmlearn[grading]'``);
-it does not import the rest of :mod:`rkmlearn` (its runner processes load it as a package of its
-own). The sandbox needs Linux; elsewhere :func:`check` runs an unsandboxed local check.
+This subpackage uses the standard library, numpy, pytest and nbformat (``pip install
+'rkmlearn[grading]'``); it imports nothing of the rest of :mod:`rkmlearn`. Its names are
+imported when first used (PEP 562): the sandboxed processes import modules of this package
+without the judge's, and the sandbox needs Linux, while :func:`check` (which falls back on an
+unsandboxed local check elsewhere) imports on macOS and Windows too.
 """
-from .check import check, local_check
-from .exercise import (EXCLUDED_FROM_STUDENT_COPY, ExerciseConfig, GradingError, load_config,
-                       student_copy)
-from .report import GradeReport, TestResult, validate_results
+from importlib import import_module
 
-__all__ = [
-    "grade", "check", "local_check", "collect_tests", "student_copy", "validate_results",
-    "load_config", "GradeReport", "TestResult", "CollectedTest", "GradingError",
-    "ExerciseConfig", "DEFAULT_TIMEOUT", "EXCLUDED_FROM_STUDENT_COPY", "default_jobs",
-]
-# The sandboxed grader needs Linux: it is imported when first used, so that check() (which
-# falls back on an unsandboxed local check elsewhere) imports on macOS and Windows too.
-_RUNNER_NAMES = {"grade", "collect_tests", "DEFAULT_TIMEOUT", "CollectedTest", "default_jobs"}
+# public name -> the module that defines it
+_HOMES = {
+    "grade": "judge", "collect_tests": "judge", "DEFAULT_TIMEOUT": "judge",
+    "CollectedTest": "judge", "default_jobs": "judge",
+    "check": "check", "local_check": "check",
+    "GradingError": "errors",
+    "ExerciseConfig": "exercise", "load_config": "exercise",
+    "student_copy": "handout", "EXCLUDED_FROM_STUDENT_COPY": "handout",
+    "GradeReport": "report", "TestResult": "report", "validate_results": "report",
+}
+__all__ = list(_HOMES)
 
 
 def __getattr__(name):
-    if name in _RUNNER_NAMES:
-        from . import runner
-
-        return getattr(runner, name)
+    if name in _HOMES:
+        value = getattr(import_module(f".{_HOMES[name]}", __name__), name)
+        globals()[name] = value  # looked up once
+        return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__))

@@ -25,7 +25,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .exercise import GradingError
+from . import procs
+from .errors import GradingError
 from .report import GradeReport, printable
 
 __all__ = ["Submission", "find_submissions", "grade_batch", "BatchResult"]
@@ -120,7 +121,8 @@ def _grade_one(exercise: Path, sub: Submission, out: Path, timeout: float,
     limit = 600 + 100 * timeout  # far beyond any honest grading: a judge that hangs
     try:
         done = subprocess.run(cmd, capture_output=True, text=True, timeout=limit,
-                              stdin=subprocess.DEVNULL, errors="replace")
+                              stdin=subprocess.DEVNULL, errors="replace",
+                              env=procs.with_grader_path(dict(os.environ)))
     except subprocess.TimeoutExpired:
         return BatchResult(sub.student, f"grading failed: no result after {limit:g} s",
                            seconds=time.monotonic() - started)

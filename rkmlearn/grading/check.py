@@ -21,7 +21,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from .exercise import GradingError, load_config
+from .errors import GradingError
+from .exercise import load_config
 from .notebook import definitions_only, read_notebook, submission_module
 
 __all__ = ["check", "find_exercise", "local_check", "CheckResult"]
@@ -114,7 +115,7 @@ def local_check(exercise_dir, submission, *, function: str | None = None,
     public = exercise / "tests" / "public"
     if not public.is_dir():
         raise GradingError(f"{exercise} has no tests/public folder")
-    from .runner import tests_calling  # static: which tests call the function
+    from .testfiles import tests_calling  # static: which tests call the function
 
     args = [str(p) for p in sorted(public.rglob("test_*.py"))]
     if function is not None:
@@ -176,7 +177,7 @@ def check(function: str, *, exercise=None, submission=None, timeout: float = 30.
         if not sandbox:
             return CheckResult(function, local_output=local_check(folder, path, function=function),
                                notes=notes)
-        from .runner import grade
+        from .judge import grade
 
         report = grade(folder, path, timeout=timeout, include_hidden=False, function=function,
                        jobs=1)

@@ -37,9 +37,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from .exercise import GradingError, student_copy
+from .errors import GradingError
+from .handout import student_copy
 from .report import printable, shorten
-from .runner import DEFAULT_TIMEOUT, default_jobs, grade
+from .judge import DEFAULT_TIMEOUT, default_jobs, grade
 
 USAGE_ERROR = 2
 GRADING_FAILED = 3  # the grader itself failed; the --json file says "grading failed: ..."

@@ -25,13 +25,13 @@ from __future__ import annotations
 
 import ast
 import copy
-import json
 import re
 from pathlib import Path
 
-from .exercise import GradingError, parse_python
+from .errors import GradingError
+from .sources import parse_python, read_regular_file
 
-__all__ = ["BEGIN", "END", "strip_solutions", "remove_markers", "read_notebook",
+__all__ = ["BEGIN", "END", "strip_solutions", "remove_markers", "read_notebook", "write_notebook",
            "exercise_module", "submission_module", "student_notebook", "sync_exercise",
            "notebook_path", "definitions_only"]
 
@@ -102,29 +102,42 @@ def remove_markers(source: str) -> str:
 
 
 def read_notebook(path) -> dict:
-    """Read a notebook file (nbformat 4 JSON) without importing nbformat.
+    """Read a notebook file with ``nbformat`` (a regular file only, nbformat 4, at most 20 MiB).
 
     Raises
     ------
     GradingError
         If the file is not a readable notebook (not JSON, not nbformat 4, too large).
     """
-    from .exercise import read_regular_file
+    import nbformat
 
     path = Path(path)
     raw = read_regular_file(path)
     if len(raw) > _MAX_NOTEBOOK_BYTES:
         raise GradingError(f"notebook {str(path)!r} is larger than 20 MiB; clear its outputs "
                            "(Kernel > Restart and Clear Outputs) and save it again")
+    not_v4 = GradingError(f"notebook {str(path)!r} is not an nbformat-4 notebook; save it from "
+                          "Jupyter (File > Save Notebook) and submit the .ipynb file")
     try:
-        nb = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        # The reader, not nbformat.reads: no conversion from older formats, and no schema
+        # validation, whose log lines a student's slightly unusual (but gradable) file would
+        # print on the grader's output.
+        nb = nbformat.reader.reads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, nbformat.reader.NotJSONError) as exc:
         raise GradingError(f"notebook {str(path)!r} is not valid notebook JSON ({exc}); save it "
                            "from Jupyter again") from None
+    except (ValueError, nbformat.ValidationError):  # an unknown version, keys it lacks
+        raise not_v4 from None
     if not isinstance(nb, dict) or nb.get("nbformat") != 4 or not isinstance(nb.get("cells"), list):
-        raise GradingError(f"notebook {str(path)!r} is not an nbformat-4 notebook; save it from "
-                           "Jupyter (File > Save Notebook) and submit the .ipynb file")
+        raise not_v4
     return nb
+
+
+def write_notebook(nb: dict, path) -> None:
+    """Write ``nb`` as nbformat does (one-space indent, sorted keys, final newline)."""
+    import nbformat
+
+    Path(path).write_text(nbformat.writes(nbformat.from_dict(nb)), encoding="utf-8")
 
 
 def _source(cell: dict) -> str:

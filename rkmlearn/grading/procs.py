@@ -28,11 +28,13 @@ import os
 import pwd
 import select
 import signal
+import site
 import sys
 import tempfile
 import threading
 import time
 from collections import deque
+from pathlib import Path
 
 LINUX = sys.platform.startswith("linux")
 PR_SET_PDEATHSIG, PR_SET_DUMPABLE, PR_SET_CHILD_SUBREAPER = 1, 4, 36
@@ -40,6 +42,28 @@ PR_SET_PDEATHSIG, PR_SET_DUMPABLE, PR_SET_CHILD_SUBREAPER = 1, 4, 36
 # Override with RKMLEARN_GRADING_UIDS=START-END (inclusive).
 DEFAULT_SANDBOX_UIDS = (60_200, 60_299)
 UID_ENV = "RKMLEARN_GRADING_UIDS"
+# The folder that holds the rkmlearn package: the runners and the zygote are started as
+# ``python -m rkmlearn.grading...`` and import this grader, not another installed copy.
+GRADER_ROOT = str(Path(__file__).resolve().parents[2])
+
+
+# `python -P` (3.11+): the working directory is not put on the import path of a child started
+# with -m (on 3.10 the sandboxed zygote takes it off itself).
+NO_CWD_ON_PATH = ("-P",) if sys.version_info >= (3, 11) else ()
+
+
+def grader_on_default_path() -> bool:
+    """Whether a clean interpreter (no PYTHONPATH, no user site) finds this grader: installed
+    in site-packages, as opposed to run from a source checkout."""
+    return os.path.realpath(GRADER_ROOT) in {os.path.realpath(p) for p in site.getsitepackages()}
+
+
+def with_grader_path(env: dict) -> dict:
+    """``env`` with this grader's folder first on ``PYTHONPATH`` when a child started as
+    ``python -m rkmlearn.grading...`` would not find it otherwise."""
+    if not grader_on_default_path():
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (GRADER_ROOT, env.get("PYTHONPATH")) if p)
+    return env
 
 
 def _prctl(option: int, value: int) -> bool:
@@ -47,13 +71,6 @@ def _prctl(option: int, value: int) -> bool:
         return False
     libc = ctypes.CDLL(None, use_errno=True)
     return libc.prctl(option, value, 0, 0, 0) == 0
-
-
-def die_with_parent(sig: int = signal.SIGKILL, parent: int | None = None) -> None:
-    """Get ``sig`` when the parent dies; exit at once if ``parent`` is already gone."""
-    _prctl(PR_SET_PDEATHSIG, int(sig))
-    if parent is not None and os.getppid() != parent:
-        os._exit(70)
 
 
 def become_subreaper() -> bool:

@@ -1,21 +1,20 @@
-"""The judge's handle on the sandbox: start the zygote, fork a worker per test, call it.
+"""The sandbox, seen from a runner: one small interface.
 
-The tests' ``submission`` fixture is a :class:`Submission`: ``submission.rbf_gram(X, sigma=2)``
-encodes the arguments (:mod:`rkmlearn.grading.wire`), sends them to the test's worker, waits
-with the judge's own clock, and turns the reply back into plain data, an exception of the same
-builtin kind (``ValueError`` stays a ``ValueError`` for ``pytest.raises``) or a
-:class:`SubmissionFailure`. The worker never sees the test's code, its expected values or
-pytest, and nothing it sends is used before it has been validated.
+* :class:`Policy`: what a submission's worker may do, and with what resources;
+* :class:`SandboxDirs`: the only files of a grading a worker can reach;
+* :class:`Sandbox`: ``Sandbox(policy)`` starts the sandboxed zygote (``python -m
+  rkmlearn.grading.worker.zygote``, see :mod:`rkmlearn.grading.worker`), ``.layers`` says which
+  walls are up, ``.worker()`` forks a fresh :class:`Worker` for one test, ``.close()`` kills it
+  all;
+* :class:`Worker`: a socket to one worker (:mod:`rkmlearn.grading.wire` frames), its PIDs,
+  ``kill()``, ``wait_exit()`` and ``close()``;
+* :class:`SandboxError`: the sandbox itself failed (the grader's or the machine's problem,
+  never the student's).
 
-A test's submission time (import plus every call) is limited by ``timeout``; a call that
-overruns it is killed with its worker, and the test fails. The function works on its own copies
-of the arguments: what it does to them never reaches the test's arrays (expected values computed
-from the inputs after a call stay right), and ``submission.last_call.modified`` says which
-arguments it changed in place, for "does not modify its inputs" tests.
+What the worker says is untrusted: :mod:`rkmlearn.grading.proxy` turns it into a test's values.
 """
 from __future__ import annotations
 
-import builtins
 import contextlib
 import json
 import math
@@ -27,20 +26,13 @@ import sys
 import sysconfig
 import tempfile
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
-import numpy as np
-
 from . import procs, wire
-from .exercise import read_regular_file
+from .sources import read_regular_file
 
-HERE = Path(__file__).resolve().parent
-# The worker program: read here, handed to the sandboxed interpreter on its command line.
-LOADER = ("import sys\n"
-          "namespace = {'__name__': 'rkmlearn_grading_worker'}\n"
-          "exec(compile(sys.argv[1], '<rkmlearn.grading._worker>', 'exec'), namespace)\n"
-          "namespace['main'](sys.argv[2], sys.argv[3])\n")
+ZYGOTE_MODULE = "rkmlearn.grading.worker.zygote"
 STARTUP_SECONDS = 120.0  # starting the zygote (interpreter + numpy) on a loaded machine
 REPLY_GRACE = 5.0        # for the zygote to report a worker's exit
 MAX_REPLY_BYTES = 256 * 2**20  # a 5800 x 5800 float64 matrix; more would only load the judge
@@ -49,94 +41,6 @@ SYSTEM_READ_DIRS = ("/lib", "/lib64", "/usr/lib", "/usr/lib64", "/sys/devices/sy
 SYSTEM_READ_FILES = ("/etc/ld.so.cache", "/dev/urandom", "/dev/zero")
 # Programs, when an exercise allows processes (exec needs to read them).
 PROGRAM_DIRS = ("/bin", "/usr/bin", "/usr/local/bin", "/sbin", "/usr/sbin")
-
-
-# --------------------------------------------------------------------------------------------
-# failures: BaseException, so that `pytest.raises(ValueError)` or `except Exception` in a
-# test cannot swallow a time-out or a crash
-# --------------------------------------------------------------------------------------------
-class SubmissionFailure(BaseException):
-    """The submission cannot be graded further in this test (time-out, crash, rule, ...)."""
-
-    def __str__(self) -> str:
-        return str(self.args[0]) if self.args else type(self).__name__
-
-
-class SubmissionTimeout(SubmissionFailure):
-    """The submission used up its time for the test."""
-
-
-class SubmissionDied(SubmissionFailure):
-    """The worker process ended during a call (crash, ``os._exit``, a resource limit)."""
-
-
-class SubmissionExit(SubmissionFailure):
-    """The submission called ``sys.exit``."""
-
-
-class ImportFailure(SubmissionFailure):
-    """The submission could not be imported."""
-
-
-class RuleViolation(SubmissionFailure):
-    """The submission broke one of the exercise's rules (files, processes, network, ...)."""
-
-
-class BadReturn(SubmissionFailure):
-    """The submission returned something that cannot cross the boundary, or sent garbage."""
-
-
-class RaisedBySubmission(Exception):
-    """Mixed into the judge-side copy of an exception the submission raised."""
-
-    remote_type = "Exception"
-    where = ""
-
-
-_REMOTE_CLASSES: dict[tuple[str, type], type] = {}
-
-
-def _remote_exception(error: dict) -> BaseException:
-    """A judge-side exception of the nearest builtin kind, carrying the worker's message."""
-    name = _text(error.get("type"), 100) or "Exception"
-    if not all(part.isidentifier() for part in name.split(".")):
-        name = "Exception"  # a forged name (a NUL, spaces, escapes) is not a class name
-    message = _text(error.get("message"), wire.MAX_STR)
-    bases = [getattr(builtins, n, None) for n in error.get("builtins", [])
-             if isinstance(n, str)]
-    bases = [b for b in bases if isinstance(b, type) and issubclass(b, Exception)]
-    for base in bases + [Exception]:
-        key = (name, base)
-        if key not in _REMOTE_CLASSES:
-            _REMOTE_CLASSES[key] = type(name, (base, RaisedBySubmission), {
-                "__module__": "submission", "__str__": lambda self: self.args[0]})
-        try:
-            exc = _REMOTE_CLASSES[key](message)
-        except TypeError:  # a builtin whose constructor wants more (UnicodeDecodeError)
-            continue
-        exc.remote_type, exc.where = name, _text(error.get("where"), 300)
-        return exc
-    raise AssertionError("unreachable")
-
-
-def _text(value, limit: int) -> str:
-    return value[:limit] if isinstance(value, str) else ""
-
-
-def describe_exit(status: int | None, memory_bytes: int, cpu_seconds: float) -> str:
-    """Words for a worker's wait status."""
-    if status is None:
-        return "the submission's process disappeared"
-    if os.WIFSIGNALED(status):
-        sig = os.WTERMSIG(status)
-        if sig == signal.SIGXCPU or sig == signal.SIGKILL:
-            hint = (f" (the CPU-time limit is {cpu_seconds:g} s per test; an endless loop?)"
-                    if sig == signal.SIGXCPU else "")
-            return f"the submission's process was killed by {procs.signal_name(sig)}{hint}"
-        return f"the submission's process crashed with {procs.signal_name(sig)}"
-    code = os.WEXITSTATUS(status)
-    return (f"the submission's process exited with code {code}; does it call os._exit()? "
-            f"(memory limit: {memory_bytes // 2**20} MiB)")
 
 
 # --------------------------------------------------------------------------------------------
@@ -249,10 +153,13 @@ def _worker_config(policy: Policy, ctrl_fd: int) -> dict:
         "nproc": 128 if policy.uid is not None else None,
         "landlock": policy.landlock, "audit": policy.audit, "namespaces": policy.namespaces,
         "preload": ["numpy", *policy.preload], "max_message_bytes": policy.max_message_bytes,
+        "grader_root": None if procs.grader_on_default_path() else procs.GRADER_ROOT,
     }
 
 
 def _worker_env(policy: Policy) -> dict:
+    """The zygote's whole environment: nothing of the grader's but the path to its own
+    modules (a source checkout; an installed grader needs none)."""
     env = {"PATH": "/usr/bin:/bin", "HOME": policy.scratch, "TMPDIR": policy.scratch,
            "LANG": "C.UTF-8", "PYTHONHASHSEED": "0", "PYTHONDONTWRITEBYTECODE": "1",
            "MPLBACKEND": "Agg"}
@@ -263,29 +170,31 @@ def _worker_env(policy: Policy) -> dict:
     for key in ("OPENBLAS_CORETYPE",):
         if key in os.environ:
             env[key] = os.environ[key]
-    return env
+    return procs.with_grader_path(env)
 
 
 # --------------------------------------------------------------------------------------------
-# the zygote
+# the sandboxed zygote and its workers
 # --------------------------------------------------------------------------------------------
 class SandboxError(RuntimeError):
     """The sandbox itself could not start: a grader or machine problem, never the student's."""
 
 
-class Zygote:
-    """The sandboxed process that forks one worker per test (see :mod:`._worker`)."""
+class Sandbox:
+    """The sandboxed zygote, which forks one worker per test (:mod:`rkmlearn.grading.worker`)."""
 
     def __init__(self, policy: Policy) -> None:
         self.policy = policy
         ctrl, child_ctrl = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         out_r, out_w = os.pipe()
         config = _worker_config(policy, child_ctrl.fileno())
-        sources = (HERE / "_worker.py").read_text(encoding="utf-8")
         try:
+            # No user site-packages, no working directory on the import path, and an
+            # environment of _worker_env's alone: what -I gives, but keeping the path to the
+            # grader's own modules when they come from a source checkout.
             self.proc = subprocess.Popen(
-                [sys.executable, "-I", "-B", "-c", LOADER, sources, json.dumps(config),
-                 (HERE / "wire.py").read_text(encoding="utf-8")],
+                [sys.executable, "-s", "-B", *procs.NO_CWD_ON_PATH, "-m", ZYGOTE_MODULE,
+                 json.dumps(config)],
                 stdin=subprocess.DEVNULL, stdout=out_w, stderr=out_w, env=_worker_env(policy),
                 cwd=policy.scratch, pass_fds=(child_ctrl.fileno(),), start_new_session=True)
         finally:
@@ -293,14 +202,14 @@ class Zygote:
             child_ctrl.close()
         self.ctrl = ctrl
         self.drain = procs.OutputDrain(out_r)
-        reply = self._receive(time.monotonic() + max(STARTUP_SECONDS, policy.timeout))
+        reply = self.receive(time.monotonic() + max(STARTUP_SECONDS, policy.timeout))
         if reply is None or reply.get("op") != "ready":
             self.close()
             raise SandboxError("the sandbox did not start: "
                                + (self.drain.tail()[-2000:] or f"exit status {self.proc.poll()}"))
         self.layers = {str(k): str(v)[:200] for k, v in dict(reply.get("layers", {})).items()}
 
-    def _receive(self, deadline: float) -> dict | None:
+    def receive(self, deadline: float) -> dict | None:
         """The zygote's next control message, or None when it is gone or the deadline passed."""
         while True:
             remaining = deadline - time.monotonic()
@@ -326,7 +235,8 @@ class Zygote:
     def alive(self) -> bool:
         return self.proc.poll() is None
 
-    def fork(self) -> Worker:
+    def worker(self) -> Worker:
+        """Fork a fresh worker (it imports the submission and says so on its socket)."""
         parent_end, child_end = wire.socketpair()
         try:
             socket.send_fds(self.ctrl, [b'{"op": "fork"}'], [child_end.fileno()])
@@ -335,7 +245,7 @@ class Zygote:
             raise SandboxError(f"the sandbox is gone ({exc})") from None
         finally:
             child_end.close()
-        reply = self._receive(time.monotonic() + STARTUP_SECONDS)
+        reply = self.receive(time.monotonic() + STARTUP_SECONDS)
         if reply is None or reply.get("op") != "forked" or type(reply.get("pid")) is not int:
             parent_end.close()
             # Only the sandbox's own lines: the output also holds what submissions printed.
@@ -366,9 +276,9 @@ class Worker:
     process of its PID namespace: killing that kills the worker and everything it started.
     """
 
-    def __init__(self, zygote: Zygote, pid: int, sock: socket.socket,
+    def __init__(self, sandbox: Sandbox, pid: int, sock: socket.socket,
                  init: int | None = None) -> None:
-        self.zygote, self.pid, self.init, self.sock = zygote, pid, init, sock
+        self.sandbox, self.pid, self.init, self.sock = sandbox, pid, init, sock
         self.status: int | None = None
         self.finished = False
         self.pidfd, self.init_pidfd = _pidfd(pid), _pidfd(init)
@@ -381,10 +291,10 @@ class Worker:
     def wait_exit(self, timeout: float = REPLY_GRACE) -> int | None:
         """The worker's wait status, as the zygote reports it (killing it if need be)."""
         if not self.finished:
-            message = self.zygote._receive(time.monotonic() + timeout)
+            message = self.sandbox.receive(time.monotonic() + timeout)
             if message is None:
                 self._kill()
-                message = self.zygote._receive(time.monotonic() + timeout)
+                message = self.sandbox.receive(time.monotonic() + timeout)
             if message is not None and message.get("op") == "exited":
                 status = message.get("status")
                 self.status = status if type(status) is int else None
@@ -410,7 +320,7 @@ class Worker:
             except OSError:
                 pass
             self.sock.close()
-            message = self.zygote._receive(time.monotonic() + 1.0)
+            message = self.sandbox.receive(time.monotonic() + 1.0)
             if message is not None and message.get("op") == "exited":
                 status = message.get("status")
                 self.status = status if type(status) is int else None
@@ -436,248 +346,6 @@ def _pidfd(pid: int | None) -> int | None:
 
 
 # --------------------------------------------------------------------------------------------
-# the proxy the tests see
-# --------------------------------------------------------------------------------------------
-@dataclass
-class CallStats:
-    """Judge-side measurements of one call: wall-clock, the worker's CPU seconds (its waited-for
-    children included), and the arguments the function changed in place, as paths into
-    ``(args, kwargs)``: ``(0, 2)`` is the third positional argument, ``(1, "Y")`` keyword Y."""
-
-    name: str
-    wall_seconds: float
-    cpu_seconds: float | None
-    modified: tuple = ()
-
-
-@dataclass
-class Session:
-    """One test's worker and its time budget."""
-
-    zygote: Zygote
-    policy: Policy
-    functions: tuple[str, ...] = ()
-    declared: tuple[str, ...] = ()
-    remaining: float = 0.0
-    worker: Worker | None = None
-    failure: SubmissionFailure | None = None
-    last_call: CallStats | None = None
-    calls: list = field(default_factory=list)
-
-    def start(self) -> None:
-        """Fork the test's worker and import the submission (within the test's budget)."""
-        self.remaining = self.policy.timeout
-        start = time.monotonic()
-        self.worker = self.zygote.fork()
-        kind, body, _ = self._receive(time.monotonic() + self.remaining, "importing it")
-        self.remaining -= time.monotonic() - start
-        if kind == "import_error":
-            error = body.get("error") if isinstance(body.get("error"), dict) else {}
-            self._fail(ImportFailure(_import_message(error, body)))
-        if kind != "ready" or not isinstance(body.get("functions"), list):
-            self._fail(BadReturn(f"the submission's process answered {kind!r} to the import"))
-        self.functions = tuple(f for f in body["functions"] if isinstance(f, str))
-
-    def _fail(self, failure: SubmissionFailure):
-        __tracebackhide__ = True  # pytest: the grader's frames say nothing about the test
-        if self.failure is None:
-            self.failure = failure
-        raise self.failure
-
-    def _receive(self, deadline: float, doing: str):
-        __tracebackhide__ = True
-        worker = self.worker
-        try:
-            kind, body, blobs = wire.recv(worker.sock, deadline, self.policy.max_message_bytes,
-                                          alive=worker.alive)
-        except wire.ChannelTimeout:
-            worker.kill()
-            self._fail(SubmissionTimeout(
-                f"timed out {doing}: the submission has {self.policy.timeout:g} s per test "
-                "(import and calls together) and was stopped"))
-        except wire.ChannelClosed:
-            status = worker.wait_exit()
-            self._fail(SubmissionDied(describe_exit(status, self.policy.memory_bytes,
-                                                    self.policy.timeout + 1)
-                                      + f" while {doing}" + _crash_hint(self.zygote)))
-        except wire.ProtocolError as exc:
-            worker.kill()
-            self._fail(BadReturn(f"the submission's process sent malformed data while {doing}: "
-                                 f"{exc}"))
-        if not isinstance(body, dict):
-            worker.kill()
-            self._fail(BadReturn(f"the submission's process sent malformed data while {doing}"))
-        violations = [v for v in body.get("violations", []) if isinstance(v, str)]
-        if violations:
-            self._fail(RuleViolation("grading rules: " + _text(violations[0], 1000)))
-        return kind, body, blobs
-
-    def call(self, name: str, args: tuple, kwargs: dict):
-        __tracebackhide__ = True
-        if self.failure is not None:
-            raise self.failure
-        try:
-            tree, blobs = wire.encode((list(args), dict(kwargs)))
-        except wire.EncodeError as exc:
-            raise TypeError(f"instructor: the test passes {name}() an argument that cannot be "
-                            f"sent to the submission: {exc}") from None
-        worker = self.worker
-        doing = f"in {name}()"
-        if wire.pending(worker.sock):
-            # Nothing was asked yet: a reply sent ahead of time is forged, never used.
-            worker.kill()
-            self._fail(BadReturn(f"the submission's process sent data before {name}() was "
-                                 "called; it is not a reply and was rejected"))
-        cpu_before = procs.cpu_seconds(worker.pid)
-        start = time.monotonic()
-        deadline = start + self.remaining
-        try:
-            worker.sock.settimeout(max(self.remaining, 0.001))
-            wire.send(worker.sock, "call", {"name": name, "args": tree}, blobs)
-        except (TimeoutError, socket.timeout):
-            worker.kill()
-            self._fail(SubmissionTimeout(f"timed out {doing}: the submission did not read its "
-                                         "arguments"))
-        except OSError:
-            status = worker.wait_exit()
-            self._fail(SubmissionDied(describe_exit(status, self.policy.memory_bytes,
-                                                    self.policy.timeout + 1) + f" {doing}"))
-        kind, body, blobs = self._receive(deadline, doing)
-        cpu_after = procs.cpu_seconds(worker.pid)
-        wall = time.monotonic() - start
-        self.remaining -= wall
-        self.last_call = CallStats(name, wall, None if cpu_before is None or cpu_after is None
-                                   else cpu_after - cpu_before)
-        self.calls.append(self.last_call)
-        return self._reply(name, kind, body, blobs, (args, kwargs))
-
-    def _reply(self, name, kind, body, blobs, arguments):
-        __tracebackhide__ = True
-        worker = self.worker
-        if kind == "raised":
-            error = body.get("error") if isinstance(body.get("error"), dict) else {}
-            if error.get("type") == "SystemExit":
-                self._fail(SubmissionExit(
-                    f"the submission called sys.exit({_text(str(error.get('exit_code')), 100)}) "
-                    f"in {name}(); a graded function must return"))
-            if "Exception" not in error.get("builtins", []):
-                self._fail(SubmissionDied(f"{name}() raised {_text(error.get('type'), 100)}: "
-                                          f"{_text(error.get('message'), 1000)}"))
-            raise _remote_exception(error)
-        if kind == "bad_return":
-            error = body.get("error") if isinstance(body.get("error"), dict) else {}
-            self._fail(BadReturn(f"{name}() returned something that cannot be graded: "
-                                 f"{_text(error.get('message'), 1000)}"))
-        if kind != "returned":
-            worker.kill()
-            self._fail(BadReturn(f"the submission's process answered {kind!r} to a call"))
-        try:
-            reply = wire.decode(body.get("tree"), blobs)
-            if not isinstance(reply, dict) or set(reply) != {"value", "changed"} \
-                    or not isinstance(reply["changed"], list):
-                raise wire.ProtocolError("not a reply")
-            self.last_call.modified = _modified(arguments, reply["changed"])
-        except (wire.ProtocolError, ValueError, TypeError, OverflowError, MemoryError) as exc:
-            worker.kill()
-            self._fail(BadReturn(f"{name}() sent malformed data: {_text(str(exc), 300)}"))
-        return reply["value"]
-
-    def close(self) -> None:
-        if self.worker is not None:
-            self.worker.close()
-            self.worker = None
-
-
-def _import_message(error: dict, body: dict) -> str:
-    kind = _text(error.get("type"), 100)
-    where = _text(error.get("where"), 300)
-    if kind == "SystemExit":
-        return (f"submission failed to import: it calls sys.exit"
-                f"({_text(str(error.get('exit_code')), 100)}) at import time; remove that call")
-    line = f" (line {where.rsplit(':', 1)[-1]})" if where else ""
-    return f"submission failed to import: {kind}: {_text(error.get('message'), 1000)}{line}"
-
-
-def _crash_hint(zygote: Zygote) -> str:
-    for line in zygote.drain.tail().splitlines():
-        if line.startswith("Fatal Python error"):
-            return f" ({line.strip()[:200]})"
-    return ""
-
-
-def _modified(arguments, changed: list) -> tuple:
-    """The argument paths the submission changed in place, checked against the arguments.
-
-    Nothing is written back: the test's arrays stay as the test made them.
-    """
-    paths = []
-    for item in changed:
-        if not (isinstance(item, list) and len(item) == 2 and isinstance(item[0], list)):
-            raise wire.ProtocolError("malformed list of changed arguments")
-        target = arguments
-        for step in item[0]:
-            if type(step) not in (int, str):
-                raise wire.ProtocolError("malformed argument path")
-            try:
-                target = target[step]
-            except (KeyError, IndexError, TypeError):
-                raise wire.ProtocolError("an argument path that does not exist") from None
-        if not isinstance(target, np.ndarray):
-            raise wire.ProtocolError("a changed argument that is not an array")
-        paths.append(tuple(item[0]))
-    return tuple(paths)
-
-
-class Submission:
-    """The ``submission`` fixture: attribute calls are calls into the test's worker.
-
-    ``submission.rbf_gram(X)`` returns plain data or raises; ``submission.last_call`` holds the
-    judge's measurements of the last call (:class:`CallStats`).
-    """
-
-    def __init__(self, session: Session) -> None:
-        object.__setattr__(self, "_session", session)
-
-    @property
-    def last_call(self) -> CallStats | None:
-        return self._session.last_call
-
-    @property
-    def calls(self) -> tuple:
-        """Every call of this test so far (:class:`CallStats`), warm-up calls included."""
-        return tuple(self._session.calls)
-
-    @property
-    def cpu_seconds(self) -> float | None:
-        """CPU seconds of ALL the calls of this test: slow work hidden in a warm-up counts."""
-        used = [c.cpu_seconds for c in self._session.calls]
-        return None if not used or None in used else math.fsum(used)
-
-    def __getattr__(self, name: str):
-        if name.startswith("_"):
-            raise AttributeError(name)
-        session = self._session
-        if session.declared and name not in session.declared:
-            raise AttributeError(f"instructor: {name!r} is not among the functions this "
-                                 f"exercise declares ({', '.join(session.declared)})")
-        if name not in session.functions:
-            raise RuleViolation(f"the submission does not define {name}(); keep the function "
-                                "names of starter.py")
-
-        def call(*args, **kwargs):
-            __tracebackhide__ = True
-            return session.call(name, args, kwargs)
-
-        call.__name__ = name
-        return call
-
-    def __setattr__(self, name, value):
-        raise AttributeError("the submission proxy is read-only")
-
-    def __repr__(self) -> str:
-        return f"<submission {os.path.basename(self._session.policy.submission)} (sandboxed)>"
-
-
 # --------------------------------------------------------------------------------------------
 # the files a worker sees
 # --------------------------------------------------------------------------------------------
