@@ -217,13 +217,27 @@ def quiet_private_references(app, domain, node):
     target = node.get("reftarget", "")
     if domain.name != "py" or not target.startswith(PACKAGE + "."):
         return None
-    try:
-        from rkm_book import _resolve  # noqa: PLC0415 (book/_ext is on the path)
+    return True if target not in app.rkm_public_names and _exists(target) else None
 
+
+def _exists(target: str) -> bool:
+    """``package.name`` is importable, or ``name`` is defined in one of the package's private
+    modules (``rkmlearn.widgets.snap``: ``rkmlearn.widgets._base.snap``)."""
+    from rkm_book import _resolve  # book/_ext is on the path
+
+    try:
         _resolve(target)
+        return True
     except (ImportError, AttributeError):
-        return None
-    return True if target not in app.rkm_public_names else None
+        pass
+    package, _, name = target.rpartition(".")
+    try:
+        module = importlib.import_module(package)
+    except ImportError:
+        return False
+    return any(hasattr(importlib.import_module(f"{package}.{info.name}"), name)
+               for info in pkgutil.iter_modules(getattr(module, "__path__", []))
+               if info.name.startswith("_"))
 
 
 def _reading_order(env) -> list[str]:
