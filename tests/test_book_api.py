@@ -38,7 +38,7 @@ def test_the_api_pages_name_every_public_object():
     named = set(re.findall(r"^\.\. auto\w+:: (\S+)$", text, flags=re.MULTILINE))
     for module in rkm_api.public_modules():
         for name in module.__all__:
-            obj = getattr(module, name)
+            obj = rkm_api.public_object(module, name)
             if rkm_api.kind_of(obj) == "module":
                 assert obj.__name__ in named or f"# `{obj.__name__}`" in text, obj.__name__
                 continue
@@ -76,7 +76,7 @@ def test_every_public_object_has_an_entry_in_the_built_book(inventory):
     missing, elsewhere = [], []
     for module in rkm_api.public_modules():
         for name in module.__all__:
-            obj = getattr(module, name)
+            obj = rkm_api.public_object(module, name)
             if rkm_api.kind_of(obj) == "module":
                 if obj.__name__ not in entries:
                     missing.append(obj.__name__)

@@ -68,7 +68,7 @@ def _title(path: Path) -> str | None:
     else:
         text = path.read_text(encoding="utf-8")
     match = re.search(r"^# (.+)$", text, flags=re.MULTILINE)
-    title = match.group(1).strip() if match else None
+    title = match.group(1).strip().replace("`", "") if match else None
     return None if path.stem == "genindex" else title
 
 
@@ -198,7 +198,7 @@ def _outline_titles() -> list[str]:
             titles.append(hexed[2:].decode("utf-16-be") if hexed[:2] == b"\xfe\xff"
                           else hexed.decode("latin-1"))
         else:
-            titles.append(raw[1:-1].decode("latin-1"))
+            titles.append(re.sub(r"\\(.)", r"\1", raw[1:-1].decode("latin-1")))
     return titles
 
 

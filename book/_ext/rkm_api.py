@@ -21,6 +21,7 @@ import importlib
 import inspect
 import pkgutil
 import re
+import sys
 
 from docutils import nodes
 from sphinx import addnodes
@@ -59,13 +60,33 @@ def kind_of(obj) -> str:
     return "data"
 
 
+def public_object(module, name: str):
+    """``from module import name``: the object, also where a submodule of the same name shadows
+    it once imported (``rkmlearn.grading.check``, the module of the function ``check``, which a
+    package that imports its names lazily leaves in its namespace)."""
+    obj = getattr(module, name)
+    if inspect.ismodule(obj) and obj.__name__ == f"{module.__name__}.{name}" \
+            and name in getattr(module, "__all__", ()) and hasattr(obj, name):
+        return getattr(obj, name)
+    return obj
+
+
+def documented_name(module, name: str, obj) -> str:
+    """The name an entry documents ``obj`` under: ``module.name``, unless autodoc would import
+    a submodule by that name (then where the object is defined)."""
+    dotted = f"{module.__name__}.{name}"
+    if dotted in sys.modules and sys.modules[dotted] is not obj and hasattr(obj, "__qualname__"):
+        return f"{obj.__module__}.{obj.__qualname__}"
+    return dotted
+
+
 def api_entries() -> dict[str, dict[str, list[tuple[str, str]]]]:
     """{page module: {section module: [(documented name, kind)]}}: every public object once.
 
     A page per top-level module (and one for the package itself: what only it exports). Within a
     page, the module's own ``__all__`` comes first, then each submodule's objects not met before.
     """
-    modules = public_modules(with_all=False)  # every module has a section (its docstring)
+    modules = public_modules()  # a section (its docstring) for every module with __all__
     seen: set[int] = set()
     pages: dict[str, dict[str, list[tuple[str, str]]]] = {}
     tops = [m for m in modules if m.__name__.count(".") == 1]
@@ -76,11 +97,11 @@ def api_entries() -> dict[str, dict[str, list[tuple[str, str]]]]:
         page = ".".join(module.__name__.split(".")[:2])
         section = pages.setdefault(page, {}).setdefault(module.__name__, [])
         for name in getattr(module, "__all__", ()):
-            obj = getattr(module, name)
+            obj = public_object(module, name)
             if kind_of(obj) == "module" or id(obj) in seen:
                 continue
             seen.add(id(obj))
-            section.append((f"{module.__name__}.{name}", kind_of(obj)))
+            section.append((documented_name(module, name, obj), kind_of(obj)))
     return pages
 
 
@@ -95,7 +116,7 @@ def public_names() -> dict[str, str]:
     names, short = {}, {}
     for module in public_modules():
         for attribute in module.__all__:
-            target = documented.get(id(getattr(module, attribute)))
+            target = documented.get(id(public_object(module, attribute)))
             if target is None:
                 continue
             names[f"{module.__name__}.{attribute}"] = target

@@ -135,11 +135,14 @@ BOOK_JS = r"""(book) => {
     if (node.matches('section.rkm-part')) { entries.push({kind: 'part', target: node.querySelector('h1')}); continue; }
     if (node.id === 'document-genindex') continue;
     const section = node.nextElementSibling;
-    const heading = section && section.querySelector('h1, h2');
+    const heading = section && section.querySelector('h1, h2, h3, h4');
     if (!heading) continue;
-    entries.push({kind: 'chapter', target: heading});
-    for (const sub of section.querySelectorAll(':scope > section > h3, :scope > section > h2'))
-      if (sub !== heading) entries.push({kind: 'section', target: sub});
+    // a chapter, with its sections; a document under a chapter (an API page) as a section
+    const nested = node.parentElement.closest('section') !== null;
+    entries.push({kind: nested ? 'section' : 'chapter', target: heading});
+    if (!nested)
+      for (const sub of section.querySelectorAll(':scope > section > h3, :scope > section > h2'))
+        if (sub !== heading) entries.push({kind: 'section', target: sub});
   }
   const figures = Array.from(article.querySelectorAll('figure figcaption'))
     .filter(c => c.querySelector('.caption-number'))
