@@ -80,11 +80,17 @@ def _normalise(text: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def pdf_text() -> str:
+def pdf_raw() -> str:
+    """The PDF's text as pdftotext gives it (pages separated by form feeds), read once."""
     assert PDF.is_file(), f"{PDF} does not exist: run `make pdf` (make test does)"
     assert PDF.read_bytes()[:5] == b"%PDF-", f"{PDF} is not a PDF"
-    return _normalise(subprocess.run(["pdftotext", "-layout", str(PDF), "-"], check=True,
-                                     capture_output=True, text=True).stdout)
+    return subprocess.run(["pdftotext", "-layout", str(PDF), "-"], check=True,
+                          capture_output=True, text=True).stdout
+
+
+@pytest.fixture(scope="module")
+def pdf_text(pdf_raw) -> str:
+    return _normalise(pdf_raw)
 
 
 def test_the_pdf_has_every_page_of_the_book_in_order(pdf_text):
@@ -134,11 +140,9 @@ def test_the_pdf_has_the_figures():
 # bookmarks, no build leftovers
 # ---------------------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
-def pdf_pages() -> list[str]:
-    """The text of each page (pdftotext separates pages by form feeds), normalised."""
-    text = subprocess.run(["pdftotext", "-layout", str(PDF), "-"], check=True,
-                          capture_output=True, text=True).stdout
-    return [_normalise(page) for page in text.split("\f")]
+def pdf_pages(pdf_raw) -> list[str]:
+    """The text of each page, normalised."""
+    return [_normalise(page) for page in pdf_raw.split("\f")]
 
 
 def _book_title() -> tuple[str, str, str]:

@@ -95,7 +95,9 @@ details > summary::-webkit-details-marker { display: none; }
 .rkm-contents .rkm-toc-page { width: 3em; text-align: right; font-variant-numeric: tabular-nums; }
 .rkm-figures { break-before: page; break-after: page; }
 .rkm-figures a.rkm-toc-entry { font-size: 0.9em; }
-section.rkm-part { break-before: page; break-after: page; height: 200mm; display: flex;
+/* no break-after: the chapter that follows breaks before itself (a second break, after the
+   empty marker span between them, left a blank page) */
+section.rkm-part { break-before: page; height: 180mm; display: flex;
   flex-direction: column; justify-content: center; text-align: center; }
 section.rkm-part h1 { font-size: 28pt; }
 .rkm-marked { position: relative; }
