@@ -140,11 +140,18 @@
   var FIGURE_TEXT_PX = 10 * 100 / 72, LEGIBLE_PX = 9;
   var legibleFigures = function () {
     var images = document.querySelectorAll("main div.cell_output img, main figure img");
-    for (var i = 0; i < images.length; i++) {
-      var img = images[i], nominal = parseFloat(img.getAttribute("width"));
-      if (!nominal || img.closest(".rkm-explorer")) { continue; }
+    var legible = function (img) {
+      // the nominal width: myst-nb's width attribute, else half the pixels (drawn at 2x,
+      // rkmlearn.widgets.plotting.FIGURE_SCALE)
+      var nominal = parseFloat(img.getAttribute("width")) || img.naturalWidth / 2;
+      if (!nominal) { return; }
       img.style.setProperty("--rkm-legible-width", Math.ceil(nominal * LEGIBLE_PX / FIGURE_TEXT_PX) + "px");
       img.parentElement.classList.add("rkm-figure-scroll");
+    };
+    for (var i = 0; i < images.length; i++) {
+      if (images[i].closest(".rkm-explorer")) { continue; }
+      if (images[i].getAttribute("width") || images[i].complete) { legible(images[i]); }
+      else { images[i].addEventListener("load", legible.bind(null, images[i])); }
     }
   };
   // 5. Explorers on a phone: panels stacked. A frame is one picture of several panels side by

@@ -86,13 +86,13 @@ details > summary::-webkit-details-marker { display: none; }
 .rkm-contents { break-after: page; }
 .rkm-contents h1 { margin-bottom: 0.8em; }
 .rkm-contents .rkm-toc-part { font-weight: 700; margin-top: 0.9em; break-after: avoid; }
-.rkm-contents a.rkm-toc-entry { display: flex; align-items: baseline; color: inherit !important;
+.rkm-contents a.rkm-toc-entry, .rkm-figures a.rkm-toc-entry { display: flex; align-items: baseline; color: inherit !important;
   text-decoration: none !important; margin: 0.15em 0; break-inside: avoid; }
 .rkm-contents a.rkm-toc-entry.rkm-toc-chapter { padding-left: 1.2em; }
 .rkm-contents a.rkm-toc-entry.rkm-toc-section { padding-left: 3em; font-size: 0.92em; }
-.rkm-contents .rkm-toc-dots { flex: 1; border-bottom: 1px dotted #888; margin: 0 0.4em;
+.rkm-contents .rkm-toc-dots, .rkm-figures .rkm-toc-dots { flex: 1; border-bottom: 1px dotted #888; margin: 0 0.4em;
   transform: translateY(-0.3em); }
-.rkm-contents .rkm-toc-page { width: 3em; text-align: right; font-variant-numeric: tabular-nums; }
+.rkm-contents .rkm-toc-page, .rkm-figures .rkm-toc-page { width: 3em; text-align: right; font-variant-numeric: tabular-nums; }
 .rkm-figures { break-before: page; break-after: page; }
 .rkm-figures a.rkm-toc-entry { font-size: 0.9em; }
 /* no break-after: the chapter that follows breaks before itself (a second break, after the
@@ -140,7 +140,9 @@ BOOK_JS = r"""(book) => {
     const heading = section && section.querySelector('h1, h2, h3, h4');
     if (!heading) continue;
     // a chapter, with its sections; a document under a chapter (an API page) as a section
-    const nested = node.parentElement.closest('section') !== null;
+    // (the single page nests every document in the root document's section: not a chapter)
+    const parent = node.parentElement.closest('section');
+    const nested = parent !== null && parent !== first;
     entries.push({kind: nested ? 'section' : 'chapter', target: heading});
     if (!nested)
       for (const sub of section.querySelectorAll(':scope > section > h3, :scope > section > h2'))

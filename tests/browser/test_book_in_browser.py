@@ -514,7 +514,7 @@ async def _wait_for_explorers(page, expected: int):
     await page.wait_for_function(
         """(n) => { const roots = document.querySelectorAll('.rkm-explorer');
                     return roots.length === n && Array.from(roots).every(r =>
-                      Array.from(r.querySelectorAll('img.rkm-frame')).some(
+                      Array.from(r.querySelectorAll('img.rkm-frame, .rkm-panel img')).some(
                         i => i.offsetParent !== null && i.complete && i.naturalWidth > 0)); }""",
         arg=expected)
 
