@@ -2,8 +2,9 @@
 
 Ten copies of the reference solution and ten of the starter, as twenty students, graded with
 ``--jobs 2`` (two judges at a time, one runner each): the wall time of the whole batch, the time
-per submission, and one feedback file. Not part of ``make test`` (it takes minutes); run it with
-``python benchmarks/experiment_grading_batch.py [--jobs 2] [--students 20]``.
+per submission, and one feedback file. The full batch takes minutes; run it with
+``python benchmarks/experiment_grading_batch.py [--jobs 2] [--students 20]``. ``--quick``: two
+students (one solution, one starter), one judge: the smoke run that ``make test`` runs.
 """
 from __future__ import annotations
 
@@ -24,7 +25,10 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--students", type=int, default=20)
+    parser.add_argument("--quick", action="store_true", help="2 students, 1 judge")
     args = parser.parse_args(argv)
+    if args.quick:
+        args.students, args.jobs = 2, 1
     with tempfile.TemporaryDirectory(prefix="rkm-batch-") as tmp:
         subs = Path(tmp) / "submissions"
         subs.mkdir()

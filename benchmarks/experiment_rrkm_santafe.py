@@ -29,7 +29,9 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import sys
 import time
+from pathlib import Path
 import warnings
 
 import numpy as np
@@ -38,6 +40,9 @@ from statsmodels.tsa.arima.model import ARIMA
 from rkmlearn import RecurrentRKM
 from rkmlearn.datasets import load_santafe
 from rkmlearn.models.recurrent.latent_dynamics import krr_fit
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _provenance import provenance  # noqa: E402  (benchmarks/_provenance.py)
 
 HORIZON = 100
 ORIGINS = (550, 700, 800, 900)
@@ -138,7 +143,8 @@ def main(quick=False, origins=ORIGINS, store=None):
                       for s in (3, 12, 48, 192)]
         paper_rows = _rows(full, (), paper_grid, with_test=True)
         with open(store, "w") as handle:
-            json.dump({"origins": list(origins), "horizon": HORIZON, "grid": rows, "paper_model": paper_rows},
+            json.dump({"origins": list(origins), "horizon": HORIZON, "grid": rows, "paper_model": paper_rows,
+                       "provenance": provenance()},
                       handle, indent=0, allow_nan=True)
         print(f"stored {len(rows)} + {len(paper_rows)} rows in {store}")
     return {"best": best, "rrkm_test": rrkm_test, "arma_test": arma_test}

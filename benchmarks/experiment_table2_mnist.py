@@ -22,7 +22,10 @@ Data: :func:`rkmlearn.datasets.load_mnist_5k` (5,000 MNIST digits shipped with r
 
 The results go to ``book/deep/mnist_<part>.json`` (Chapter 9 shows them and recomputes one cell).
 ``python benchmarks/experiment_table2_mnist.py [--quick] [--part table2|depth|table3|all]``; the
-CPU time of each part is printed (``--quick``: ``N in {50, 500}``, 2 seeds, nothing written). Each
+CPU time of each part is printed (``--quick``: a smoke run of every part in seconds, one seed,
+Table 2 at ``N = 50``, the depth runs at ``N = 100``, Table 3 on 300 / 200 images with short
+trainings; nothing written). Each file records the command and the commit that made it
+(``"provenance"``, :mod:`_provenance`). Each
 part writes its file after every finished unit (a size, a seed, a model), so a stopped run keeps
 what it finished; Chapter 9 shows the sizes whose five draws are all stored.
 """
@@ -33,6 +36,7 @@ import json
 import os
 import pathlib
 import time
+import sys
 import warnings
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
@@ -47,7 +51,11 @@ from sklearn.neural_network import MLPClassifier  # noqa: E402
 from rkmlearn import DeepRKMClassifier  # noqa: E402
 from rkmlearn.datasets import load_mnist_5k  # noqa: E402
 from rkmlearn.kernels import RBF  # noqa: E402
+from rkmlearn.models.deep.training import median_distance  # noqa: E402
 from rkmlearn.solvers.linear import BorderedSolver  # noqa: E402
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from _provenance import provenance  # noqa: E402  (benchmarks/_provenance.py)
 
 OUT = pathlib.Path(__file__).resolve().parents[1] / "book" / "deep"  # mnist_<part>.json, one per part
 ARCHITECTURES = {"1 level": (6,), "2 levels": (3, 3), "3 levels": (2, 2, 2)}
@@ -61,10 +69,6 @@ PAPER_TABLE2 = {  # Tonin et al., Table 2: MNIST, mean (std) accuracy in %, N = 
 }
 PAPER_TABLE3 = {"LS-SVM": 91.75, "MLP": 87.33, "DRKM-MLP, DKPCA init, no fine-tuning": 92.72,
                 "DRKM-MLP, DKPCA init, fine-tuning": 92.73, "DRKM-MLP, random init, end-to-end": 92.78}
-
-
-def median_distance(X):
-    return DeepRKMClassifier._median_distance(X)
 
 
 def drkm(s, seed, median, **kw):
@@ -140,7 +144,7 @@ def save(name, result):
 
     with open(pathlib.Path(tempfile.gettempdir()) / f"rkmlearn_mnist_{name}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        merged = _merge(json.loads(path.read_text()) if path.exists() else {}, result)
+        merged = _merge(json.loads(path.read_text()) if path.exists() else {}, {**result, "provenance": provenance()})
         path.write_text(json.dumps(merged, indent=1, sort_keys=True) + "\n")
 
 
@@ -211,13 +215,14 @@ TABLE3_INITS = {"random": ("random init, end-to-end", "random", True),
                 "dkpca-fixed": ("DKPCA init, no fine-tuning", "dkpca", False)}
 
 
-def table3(seed=0, max_iter=500, tags=("baselines", "paper", "chapter"), inits=tuple(TABLE3_INITS)):
-    data = load_mnist_5k(4000, n_test=1000, random_state=seed, test_random_state=seed)
+def table3(seed=0, max_iter=500, tags=("baselines", "paper", "chapter"), inits=tuple(TABLE3_INITS), n_train=4000,
+           n_test=1000, paper_iter=100):
+    data = load_mnist_5k(n_train, n_test=n_test, random_state=seed, test_random_state=seed)
     X, y, Xt, yt = data.X_train, data.y_train, data.X_test, data.y_test
-    out = {"accuracy": {}, "converged_at": {}, "train_accuracy": {}, "n_test": 1000, "max_iter": max_iter}
+    out = {"accuracy": {}, "converged_at": {}, "train_accuracy": {}, "n_test": n_test, "max_iter": max_iter}
     if "baselines" in tags:
         table3_baselines(X, y, Xt, yt, seed, out)
-    for tag, lam, eta, iters in (("paper", 0.5, 1.0, 100), ("chapter", 0.01, 1e-4, max_iter)):
+    for tag, lam, eta, iters in (("paper", 0.5, 1.0, paper_iter), ("chapter", 0.01, 1e-4, max_iter)):
         if tag not in tags:
             continue
         for name, init, fine_tune in (TABLE3_INITS[k] for k in inits):
@@ -226,7 +231,7 @@ def table3(seed=0, max_iter=500, tags=("baselines", "paper", "chapter"), inits=t
             out["accuracy"][key] = int(np.sum(model.predict(Xt) == yt))
             out["train_accuracy"][key] = float(np.mean(model.predict(X) == y))
             out["converged_at"][key] = at
-            print(f"  {key}: {out['accuracy'][key]} of 1000 (train {out['train_accuracy'][key]:.3f}), "
+            print(f"  {key}: {out['accuracy'][key]} of {n_test} (train {out['train_accuracy'][key]:.3f}), "
                   f"objective converged at {at}", flush=True)
             save("table3", out)
     return out
@@ -241,7 +246,7 @@ def table3_baselines(X, y, Xt, yt, seed, out):
     out["accuracy"]["LS-SVM"] = int(np.sum(np.argmax(kernel(Xt, X) @ alpha + b, axis=1) == yt))
     mlp = MLPClassifier((10,), max_iter=2000, random_state=seed).fit(X, y)
     out["accuracy"]["MLP"] = int(np.sum(mlp.predict(Xt) == yt))
-    print(f"  LS-SVM {out['accuracy']['LS-SVM']}, MLP {out['accuracy']['MLP']} of 1000", flush=True)
+    print(f"  LS-SVM {out['accuracy']['LS-SVM']}, MLP {out['accuracy']['MLP']} of {len(yt)}", flush=True)
     save("table3", out)
 
 
@@ -251,11 +256,13 @@ SAVE = True
 def main(part="all", quick=False, sizes=None, seeds=None, tags=None, inits=None):
     global SAVE
     SAVE = not quick
-    sizes = sizes or ((50, 500) if quick else SIZES)
+    sizes = sizes or ((50,) if quick else SIZES)
     t3 = {k: v for k, v in (("tags", tags), ("inits", inits)) if v}
-    for name, run in (("table2", lambda: table2(sizes, seeds or (range(2) if quick else range(5)))),
-                      ("depth", lambda: depth(seeds or (range(2) if quick else range(3)))),
-                      ("table3", lambda: table3(max_iter=300 if quick else 500, **t3))):
+    if quick:  # a smoke run of every part (seconds): the smallest size, one seed, short trainings
+        t3.update(n_train=300, n_test=200, paper_iter=10)
+    for name, run in (("table2", lambda: table2(sizes, seeds or ((0,) if quick else range(5)))),
+                      ("depth", lambda: depth(seeds or ((0,) if quick else range(3)), N=100 if quick else 500)),
+                      ("table3", lambda: table3(max_iter=20 if quick else 500, **t3))):
         if part not in ("all", name):
             continue
         t0 = time.process_time()
@@ -266,7 +273,8 @@ def main(part="all", quick=False, sizes=None, seeds=None, tags=None, inits=None)
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="N in {50, 500}, 2 seeds; nothing written")
+    parser.add_argument("--quick", action="store_true",
+                        help="table2 N = 50, depth N = 100, table3 300 / 200 images, one seed, short runs; nothing written")
     parser.add_argument("--part", default="all", choices=("all", "table2", "depth", "table3"))
     parser.add_argument("--sizes", type=int, nargs="+", help="table2: these N only")
     parser.add_argument("--seeds", type=int, nargs="+", help="table2, depth: these seeds only")

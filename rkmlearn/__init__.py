@@ -16,6 +16,7 @@ _HOMES = {
     "KPCA": "models", "MultiViewKPCA": "models", "ProbabilisticKPCA": "models",
     "TensorMultiViewRKM": "models", "RecurrentRKM": "models", "DeepRKMClassifier": "models",
     "AlgorithmChoice": "models", "choose_algorithm": "models",
+    "KernelSpectralClustering": "models", "KernelCCA": "models", "GenerativeRKM": "models",
     "NARForecaster": "forecasting", "RecursiveForecaster": "forecasting",
     "Level": "level", "solve_level": "level",
     "View": "views",

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import inspect
 import warnings
+from dataclasses import fields
 from typing import NamedTuple
 
 from sklearn.exceptions import ConvergenceWarning
 
 from ._validation import check_bool, check_option, check_scalar_range
 from .solvers.eigen import SOLVERS as EIGEN_SOLVERS
+from .solvers.subspace import LevelOptions
 
 __all__ = [
     "Range",
@@ -54,21 +56,9 @@ LEVEL_OPTIONS = {
     "verbose": bool,
 }
 
-#: The one default of each level option, shared by KPCA, MultiViewKPCA and ProbabilisticKPCA.
-#: ``optimizer="pg"`` (projected gradient) is the accurate workhorse; chapters that follow the
-#: duality paper pass ``optimizer="cayley_adam"`` explicitly (0.3 is its measured good step bound).
-LEVEL_DEFAULTS = {
-    "setting": "dual",
-    "solver": "eig",
-    "rescale": True,
-    "rotate": True,
-    "eigen_solver": "auto",
-    "optimizer": "pg",
-    "learning_rate": 0.3,
-    "max_iter": 10000,
-    "tol": 1e-10,
-    "verbose": False,
-}
+#: The one default of each level option (the fields of :class:`~rkmlearn.solvers.subspace.LevelOptions`,
+#: the object the level passes down to the optimiser), shared by KPCA, MultiViewKPCA, ProbabilisticKPCA.
+LEVEL_DEFAULTS = {field.name: field.default for field in fields(LevelOptions)}
 
 
 #: The parameters of the one-view estimators (KPCA, ProbabilisticKPCA): a kernel or a feature map.

@@ -16,27 +16,19 @@ import numpy as np
 from sklearn.base import BaseEstimator, clone
 from sklearn.utils.validation import check_is_fitted
 
-from ._validation import check_array, check_bool, check_scalar_range, checked_by, validate
+from ._validation import check_array, check_bool, check_scalar_range, check_series, checked_by, series, validate
 
 __all__ = ["RecursiveForecaster", "NARForecaster"]
-
-
-def _check_series(series, name="series"):
-    series = check_array(series, name, ensure_2d=False)
-    if series.ndim != 1:
-        if series.shape[1] != 1:
-            raise ValueError(f"{name} must be a 1-D series; got shape {series.shape}.")
-        series = series[:, 0]
-    return series
 
 
 class RecursiveForecaster(BaseEstimator):
     """Base class of recursive multi-step forecasters: the forecasting loop, written once.
 
-    Subclasses implement ``_start(history) -> state`` (validate ``history``, build the start state;
+    Subclasses implement ``_start(history) -> state`` (the start state from a checked ``history``;
     ``history=None`` means "from the end of the training data"), ``_step(state) -> (value,
     state)`` (one prediction; called ``steps`` times, so it must not re-validate the model) and
-    optionally ``_finish(values) -> values`` (e.g. undo a standardisation). ``_fitted`` names the
+    optionally ``_finish(values) -> values`` (e.g. undo a standardisation), ``_check_steps`` and
+    ``_check_history`` (the rules of :meth:`forecast`, run before any step). ``_fitted`` names the
     attribute that ``fit`` sets.
     """
 
@@ -44,7 +36,17 @@ class RecursiveForecaster(BaseEstimator):
     PROGRESS_FROM = 10_000
     _fitted = "model_"
 
-    @validate()  # history is checked once, by _start; the steps trust it
+    def _check_steps(self, steps):
+        """The rule of ``steps`` (run first): a fitted forecaster, an integer ``>= 1``."""
+        check_is_fitted(self, self._fitted)
+        return check_scalar_range(steps, "steps", low=1, low_inclusive=True, integer=True)
+
+    def _check_history(self, history):
+        """The rule of ``history``: None (the end of the training data) unless a subclass takes one."""
+        return history
+
+    @validate(steps=checked_by("_check_steps"), history=checked_by("_check_history"),
+              progress=lambda value, name, arguments: None if value is None else check_bool(value, name))
     def forecast(self, steps, history=None, *, progress=None):
         """Recursive multi-step forecast.
 
@@ -61,9 +63,7 @@ class RecursiveForecaster(BaseEstimator):
         -------
         forecast : ndarray of shape (steps,) (or (steps, ...) for vector-valued steps)
         """
-        check_is_fitted(self, self._fitted)
-        steps = check_scalar_range(steps, "steps", low=1, low_inclusive=True, integer=True)
-        show = steps >= self.PROGRESS_FROM if progress is None else check_bool(progress, "progress")
+        show = steps >= self.PROGRESS_FROM if progress is None else progress
         state = self._start(history)
         values = None
         bar = None
@@ -152,7 +152,7 @@ class NARForecaster(RecursiveForecaster):
         s = getattr(self.model, "n_components", None)
         return max(2, s + 1) if isinstance(s, Integral) and not isinstance(s, bool) and s > 0 else 2
 
-    @validate()  # the series is checked below, once; the model's fit trusts its windows
+    @validate(series=series())  # the model's fit trusts its windows
     def fit(self, series, y=None):
         """Fit on a 1-D training series (long enough for ``lag`` and the model; see the errors).
 
@@ -165,18 +165,14 @@ class NARForecaster(RecursiveForecaster):
         -------
         self
         """
-        from .models.kpca import KPCA  # here: rkmlearn.models imports this module
-
-        # KPCA inherits predict_view from MultiViewKPCA but fits ONE view: it would read the two
-        # views as one ragged array
-        if isinstance(self.model, KPCA) or not (
-                hasattr(self.model, "fit") and callable(getattr(self.model, "predict_view", None))):
+        # duck-typed: forecasting imports no model (the models import it); a one-view model such as
+        # KPCA has no predict_view
+        if not (hasattr(self.model, "fit") and callable(getattr(self.model, "predict_view", None))):
             raise ValueError(
                 "model must be a two-view model with fit(list_of_2_views) and predict_view(views, target) "
                 f"(view 0: the window, view 1: the next value), e.g. rkmlearn.MultiViewKPCA(2); got "
                 f"{type(self.model).__name__}, which is not."
             )
-        series = _check_series(series)
         T = series.shape[0]
         lag = check_scalar_range(self.lag, "lag", low=0, low_inclusive=True, integer=True)
         need = self._min_pairs()
@@ -237,17 +233,18 @@ class NARForecaster(RecursiveForecaster):
         z = self.model_.predict_view([(W - self.mean_) / self.scale_, None], target=1)[:, 0]
         return z * self.scale_ + self.mean_
 
-    def _start(self, history):
-        """Standardised start window, and the one-step function (validated once, here)."""
+    def _check_history(self, history):
+        """The rule of ``history``: None, or a 1-D series of at least ``lag + 1`` values."""
         if history is None:
-            window = self.last_window_
-        else:
-            history = _check_series(history, "history")
-            if history.shape[0] < self.n_inputs_:
-                raise ValueError(
-                    f"history must have at least lag + 1 = {self.n_inputs_} values, got {history.shape[0]}."
-                )
-            window = history[-self.n_inputs_:]
+            return None
+        history = check_series(history, "history")
+        if history.shape[0] < self.n_inputs_:
+            raise ValueError(f"history must have at least lag + 1 = {self.n_inputs_} values, got {history.shape[0]}.")
+        return history
+
+    def _start(self, history):
+        """Standardised start window (``history`` checked by the rule of ``forecast``), and the one-step function."""
+        window = self.last_window_ if history is None else history[-self.n_inputs_:]
         if hasattr(self.model_, "view_predictor"):
             impute = self.model_.view_predictor(1)
 

@@ -20,15 +20,16 @@ import numpy as np
 import scipy.sparse
 from scipy.linalg.blas import dsyrk
 
+from ._symmetric import SYMMETRY_RTOL, check_symmetric_matrix, rank_tolerance
 from ._validation import (check_array, check_n_components, check_random_state, check_two_samples, primal_needs_features,
                           validate)
 from .base import LEVEL_DEFAULTS, LEVEL_RULES, warn_not_converged
-from .solvers.eigen import SYMMETRY_RTOL, check_leading_eigenvalues, check_symmetric_matrix, flip_signs
+from .solvers.eigen import check_leading_eigenvalues, flip_signs
 from .solvers.generalized import check_metric
-from .solvers.subspace import StiefelOptions, Subspace, leading_subspace
+from .solvers.subspace import LevelOptions, Subspace, leading_subspace
 from .views import STREAM_BYTES, is_dask, row_chunks
 
-__all__ = ["Level", "solve_level"]
+__all__ = ["Level", "solve_level", "check_centred_gram"]
 
 
 @dataclass(frozen=True)
@@ -72,6 +73,26 @@ class Level:
     def Gamma(self):
         """``diag(eigenvalues)`` after eig or rotation, else ``Gamma'``; shape (s, s)."""
         return self.spectrum.Gamma
+
+    @property
+    def singular_floor(self):
+        """``rank_tolerance(n) * lambda_1``: an ``s x s`` matrix of the level's scale (``Gamma``,
+        ``Gamma - U_v^T U_v``) with an eigenvalue at or below it is singular (the latent map's rule)."""
+        return rank_tolerance(self.H.shape[0]) * float(self.eigenvalues[0])
+
+
+def check_centred_gram(K_c, scale, what):
+    """Raise ``ValueError`` when a centred kernel matrix is zero to rounding: ``max|K_c| <=
+    rank_tolerance(n) * scale`` (``scale``: the uncentred kernel's magnitude, what centring cancelled).
+
+    The rank rule of a level, for a model that decomposes ``K_c`` its own way (the deep RKM's
+    joint training): all samples look alike in feature space. ``what`` names the matrix.
+    """
+    if np.abs(K_c).max() <= rank_tolerance(K_c.shape[0]) * scale:
+        raise ValueError(
+            f"{what} is zero to rounding, i.e. all samples look alike in feature space (constant X, or "
+            "kernel_params far outside the scale of X). Check the data and the kernel parameters."
+        )
 
 
 def _finite(compute, what, *, diagonal=False):
@@ -167,15 +188,16 @@ def solve_level(views, n_components, *, setting=LEVEL_DEFAULTS["setting"], solve
     >>> level.H.shape, bool(np.allclose(level.H.T @ level.H, np.eye(2)))
     ((30, 2), True)
     """
-    opts = dict(setting=setting, solver=solver, rescale=rescale, rotate=rotate, eigen_solver=eigen_solver,
-                optimizer=optimizer, learning_rate=learning_rate, max_iter=max_iter, tol=tol, verbose=verbose)
-    if not opts["rescale"] and opts["setting"] != "primal":
+    # from here down to the optimiser the settings travel as ONE object
+    opts = LevelOptions(setting=setting, solver=solver, rescale=rescale, rotate=rotate, eigen_solver=eigen_solver,
+                        optimizer=optimizer, learning_rate=learning_rate, max_iter=max_iter, tol=tol, verbose=verbose)
+    if not opts.rescale and opts.setting != "primal":
         raise ValueError(
             "rescale=False only applies to setting='primal' (U = U~ Lambda^{1/2} is a primal step; the "
             "dual H needs no rescaling). Use setting='primal' or rescale=True."
         )
     rng = check_random_state(random_state)
-    if opts["setting"] == "dual":
+    if opts.setting == "dual":
         return _dual_level(views, Xs, n_components, coupling, metric, opts, rng, keep_matrix, with_scores, name)
     for matrix, what in ((coupling, "coupling"), (metric, "metric")):
         if matrix is not None:
@@ -187,18 +209,15 @@ def solve_level(views, n_components, *, setting=LEVEL_DEFAULTS["setting"], solve
 
 def _leading(matrix, s, rng, opts, name, *, size, scale, what, factor=None, metric_factor=None, band=None):
     """The eig or Stiefel step (:func:`leading_subspace`), its warning, and the one rank check."""
-    stiefel = StiefelOptions(opts["optimizer"], opts["learning_rate"], opts["max_iter"], opts["tol"], opts["verbose"])
-    sub = leading_subspace(matrix, s, rng, factor=factor, metric_factor=metric_factor, band=band,
-                           method=opts["solver"], rotate=opts["rotate"], eigen_solver=opts["eigen_solver"],
-                           stiefel=stiefel)
+    sub = leading_subspace(matrix, s, rng, opts, factor=factor, metric_factor=metric_factor, band=band)
     if sub.history is not None:
         if not sub.converged:
             warn_not_converged(name, sub.n_iter, sub.message)
-        if opts["verbose"]:
-            print(f"{name}[{opts['optimizer']}]: {sub.n_iter} iterations, converged={sub.converged}, "
+        if opts.verbose:
+            print(f"{name}[{opts.optimizer}]: {sub.n_iter} iterations, converged={sub.converged}, "
                   f"grad_norm={sub.history['grad_norm'][-1]:.3e}")
     check_leading_eigenvalues(sub.values, size, s, what, scale=scale)
-    return sub, opts["solver"] == "eig" or opts["rotate"]  # signs are fixed unless the basis is arbitrary
+    return sub, opts.solver == "eig" or opts.rotate  # signs are fixed unless the basis is arbitrary
 
 
 def _input_name(Xs, v):
@@ -225,8 +244,16 @@ def _dual_level(views, Xs, n_components, coupling, metric, opts, rng, keep_matri
     if metric is not None:  # B changes the eigenvalues' scale: the rank rule is relative to lambda_1
         metric_factor, scale = check_metric(metric, n, "metric")[1], 0.0
     band = coupling if scipy.sparse.issparse(coupling) else None  # K + band: the eigensolver uses the structure
-    sub, fix_signs = _leading(K, s, rng, opts, name, size=n, scale=scale, what=what, metric_factor=metric_factor,
-                              band=band)
+    try:
+        sub, fix_signs = _leading(K, s, rng, opts, name, size=n, scale=scale, what=what, metric_factor=metric_factor,
+                                  band=band)
+    except ValueError as exc:  # a linear kernel on data far from the origin: say so, not "samples look alike"
+        causes = [(v, view.offset_swamps_spread()) for v, view in enumerate(views)]
+        v, cause = next(((v, c) for v, c in causes if c), (None, None))
+        if cause is None or "numerical rank" not in str(exc):
+            raise
+        name_v = "X" if Xs is None else _input_name(Xs, v)
+        raise ValueError(f"{name_v}: {cause} (n_components={s} exceeded the numerical rank of {what}.)") from exc
     trace = float(np.trace(K))
     if restore is not None:  # K_{v,c} again (the scores need it), with its own bits
         rows, cols, saved = restore
@@ -280,7 +307,7 @@ def _primal_level(views, n_components, opts, rng, keep_matrix, with_scores, name
     trace = _finite(lambda: float(np.einsum("ij,ij->", Phi_c, Phi_c)), "the trace of the feature covariance C")
     checks = dict(scale=sum(view.scale_ for view in views),
                   what=f"the feature covariance C ({', '.join(view.description for view in views)})")
-    if d_f <= n or opts["solver"] == "eig":
+    if d_f <= n or opts.solver == "eig":
         C = _finite(lambda: Phi_c.T @ Phi_c, "the feature covariance C")
         C = 0.5 * (C + C.T)  # exactly symmetric, as the eigensolvers assume
         sub, fix_signs = _leading(C, s, rng, opts, name, size=d_f, **checks)
@@ -290,7 +317,7 @@ def _primal_level(views, n_components, opts, rng, keep_matrix, with_scores, name
     # Rescaling U = U~ Gamma^{1/2}; without it U = U~ (Chapter 3's Figure 7).
     w, O = np.linalg.eigh(sub.Gamma)
     U_tilde = sub.basis
-    U = ((U_tilde @ O) * np.sqrt(w)) @ O.T if opts["rescale"] else U_tilde
+    U = ((U_tilde @ O) * np.sqrt(w)) @ O.T if opts.rescale else U_tilde
     H = (((Phi_c @ U) @ O) / w) @ O.T  # h_i = Gamma^{-1} U^T phi_c(x_i): stationarity
     if fix_signs:
         H, signs = flip_signs(H, return_signs=True)
@@ -302,14 +329,17 @@ def _primal_level(views, n_components, opts, rng, keep_matrix, with_scores, name
 
 def _chunk_stats(views, Xs, shift):
     """One chunk's ``[count, sum(phi - shift), lower triangle of (phi - shift)^T (phi - shift)]``
-    flattened (row-major; the upper triangle is 0), and ``max_i ||phi_v(x_i)||^2`` per view.
+    flattened (row-major; the upper triangle is 0), and ``max_i ||phi_v(x_i) - shift_v||^2`` per view.
 
     The chunk's features are computed once for all of them; ``syrk`` forms one triangle (NumPy's
     ``Phi.T @ Phi`` is ``syrk`` too, then mirrors every chunk): it is mirrored once, after the
     reduction."""
     Phis = [view.chunk_features(X) for view, X in zip(views, Xs)]
-    maxsq = [float(np.einsum("ij,ij->i", P, P).max(initial=0.0)) for P in Phis]
     Phi = (Phis[0] if len(Phis) == 1 else np.hstack(Phis)) - shift
+    # C is accumulated about the shift: max ||phi - shift||^2 sets its rounding level (exact differences;
+    # the uncentred ||phi||^2 would make X + 1e8 with unit spread look like rank 0)
+    maxsq = [float(np.einsum("ij,ij->i", P, P).max(initial=0.0))
+             for P in np.split(Phi, np.cumsum([P.shape[1] for P in Phis])[:-1], axis=1)]
     upper = dsyrk(1.0, Phi.T, lower=0)  # Phi.T is Fortran-ordered: (Phi^T)(Phi^T)^T, no copy of the chunk
     # the Fortran-ordered upper triangle read in memory order IS the row-major lower one: no transposing copy
     return np.concatenate([[Phi.shape[0]], Phi.sum(axis=0), upper.ravel(order="K")]), np.array(maxsq)
@@ -345,7 +375,7 @@ def _streamed_primal_level(views, n_components, opts, rng, keep_matrix, with_sco
     ``C = sum_i (phi_i - mu)(phi_i - mu)^T`` is accumulated about a shift (the first chunk's mean),
     so that subtracting ``n delta delta^T`` (``delta = mu - shift``, small) cancels no digits.
     """
-    if opts["solver"] != "eig":
+    if opts.solver != "eig":
         raise ValueError(f"{name}: streamed features (more than {STREAM_BYTES / 2**20:.0f} MB, or a Dask array) "
                          "need solver='eig'; use it, or fewer samples / features.")
     X0 = views[0].X_
@@ -383,7 +413,7 @@ def _streamed_primal_level(views, n_components, opts, rng, keep_matrix, with_sco
     sub, fix_signs = _leading(C, s, rng, opts, name, size=d_f, **checks)
     w, O = np.linalg.eigh(sub.Gamma)
     U_tilde = sub.basis
-    U = ((U_tilde @ O) * np.sqrt(w)) @ O.T if opts["rescale"] else U_tilde
+    U = ((U_tilde @ O) * np.sqrt(w)) @ O.T if opts.rescale else U_tilde
     W = ((U @ O) / w) @ O.T  # H = Phi_c W: h_i = Gamma^{-1} U^T phi_c(x_i) (eq-mv-stationarity)
     U_views = np.split(U, np.cumsum(sizes)[:-1], axis=0)
     width = s * (1 + len(views)) + len(views)

@@ -15,8 +15,9 @@ import numpy as np
 from sklearn.base import BaseEstimator, clone
 from sklearn.exceptions import NotFittedError
 
+from ._symmetric import rank_tolerance
 from ._validation import (array, check_array, check_kernel_or_feature_map, check_n_features, is_dask,
-                          primal_needs_features, validate)
+                          primal_needs_features, user_code, validate)
 from . import _blas
 from .features import IdentityFeatures
 from .kernels import GramCenterer, Linear, make_kernel
@@ -35,6 +36,23 @@ def row_chunks(n, width):
     """Row slices of about ``CHUNK_BYTES`` of float64 ``width``-wide rows each."""
     step = max(1, CHUNK_BYTES // (8 * max(width, 1)))
     return [slice(i, min(i + step, n)) for i in range(0, n, step)]
+
+
+def _centred_scale(Phi, Phi_c):
+    """The rounding level of a problem built from centred explicit features ``Phi_c = Phi - mu``, in the
+    units of ``scale_`` (:func:`~rkmlearn.solvers.eigen.check_leading_eigenvalues` multiplies it by
+    ``rank_tolerance(size)``, ``size >= min(n, D)``).
+
+    ``phi_i - fl(mu)`` is exact up to one rounding relative to itself; the mean's rounding
+    ``||fl(mu) - mu|| <= sqrt(D) (log2 n + 2) eps max|phi|`` moves every row by the same vector ``delta``,
+    which moves the eigenvalues of ``Phi_c^T Phi_c`` by at most ``2 ||Phi_c|| ||1 delta^T|| + ||1 delta^T||^2``.
+    Constant data (``Phi_c`` = rounding) stay below it; unit spread about 1e8 stays far above.
+    """
+    n, D = Phi.shape
+    sq = np.einsum("ij,ij->i", Phi_c, Phi_c)
+    shift = np.sqrt(n * D) * (n.bit_length() + 2) * np.finfo(np.float64).eps * float(np.abs(Phi).max(initial=0.0))
+    noise = 2.0 * np.sqrt(sq.sum()) * shift + shift * shift
+    return float(sq.max(initial=0.0)) + noise / rank_tolerance(min(n, D))
 
 
 class View(BaseEstimator):
@@ -66,7 +84,9 @@ class View(BaseEstimator):
         the features for an explicit one; a streamed view's come from the level's pass).
     scale_ : float
         Largest uncentred kernel value ``max_i k(x_i, x_i)`` (``= max|k(x_i, x_j)|`` for a PSD
-        kernel): the magnitude centring cancels, so the rounding level of the centred problem.
+        kernel): the magnitude centring cancels, so the rounding level of the centred problem. An explicit
+        view centres its features before any product: the smaller of that and the centred features'
+        level (their largest squared norm plus the mean's rounding, :func:`_centred_scale`).
     n_features_in_ : int
 
     Examples
@@ -84,7 +104,7 @@ class View(BaseEstimator):
         self.feature_map = feature_map
         self.kernel_params = kernel_params
 
-    @validate(X=array("{name}", dask=True))
+    @validate(X=array("{name}", dask=True, memmap=True))
     def fit(self, X, y=None, *, name="X", centre=True):
         """Fit everything the view will be asked: inputs, feature map, centring statistics, ``scale_``.
 
@@ -112,7 +132,9 @@ class View(BaseEstimator):
             raise ValueError(f"{name} is a Dask array: only an explicit feature map (setting='primal') is streamed; "
                              "pass a feature_map, or a NumPy array.")
         check_kernel_or_feature_map(self.kernel, self.kernel_params, self.feature_map, "dual", default_kernel=None)
-        self.X_, self.n_features_in_ = (X if dask else X.copy()), X.shape[1]  # copy: the caller may reuse its buffer
+        streamed = self.feature_map is not None and (dask or X.shape[0] * self._n_out(X) * 8 > STREAM_BYTES)
+        # copy: the caller may reuse its buffer; a streamed view keeps X itself (a memmap stays on disk)
+        self.X_, self.n_features_in_ = (X if streamed else np.array(X, order="C")), X.shape[1]
         self.input_mean_ = np.asarray(X.mean(axis=0))
         self.centerer_, self._Phi_c, self.streamed_ = None, None, False
         if self.feature_map is None:
@@ -133,22 +155,25 @@ class View(BaseEstimator):
             return None
         self.kernel_ = Linear()
         self.feature_map_ = clone(self.feature_map)
-        if dask or X.shape[0] * self._n_out(X) * 8 > STREAM_BYTES:
+        if streamed:
             # streamed: the map is fitted (RFF / identity: on the shape only; Nystroem: its landmarks
             # from the first chunk of a Dask array), the statistics come from the level's one pass
             first = np.asarray(X[: row_chunks(X.shape[0], X.shape[1])[0].stop]) if dask else X
-            self.feature_map_.fit(first)
+            self._run_map("fit", first)
             self.streamed_ = True
             self.feature_mean_ = self.scale_ = None
             if gram == "centred":
                 raise ValueError(f"the features of this streamed view ({self.description}) are never stored: it has "
                                  "no Gram matrix; use setting='primal'.")
             return None
-        Phi = self._features(self.feature_map_.fit_transform(X), X, "fit_transform")
+        Phi = self._features(self._run_map("fit_transform", X), X, "fit_transform")
         self.feature_mean_ = Phi.mean(axis=0)
         self._Phi_c = Phi - self.feature_mean_  # not in place: a transformer may return its input
         with np.errstate(over="ignore", invalid="ignore"):  # finite features can overflow when squared
             self.scale_ = float(np.einsum("ij,ij->i", Phi, Phi).max())  # max_i k(x_i, x_i) >= max|K|
+            # the centred features are differences computed with relative error eps: only the mean's own
+            # rounding is noise, so X + 1e8 with unit spread keeps its rank (min: never above the old level)
+            self.scale_ = min(self.scale_, _centred_scale(Phi, self._Phi_c))
             self.centerer_ = GramCenterer().fit_features(self._Phi_c, self.feature_mean_)
         if not (np.isfinite(self.scale_) and np.isfinite(self.centerer_.row_means_).all()):
             raise ValueError(
@@ -156,6 +181,26 @@ class View(BaseEstimator):
                 "Rescale X (e.g. sklearn.preprocessing.StandardScaler)."
             )
         return self.centred_gram() if gram == "centred" else None
+
+    def offset_swamps_spread(self):
+        """For a linear-kernel view whose inputs sit far from the origin (``|mean|^2`` above 1e8 times their
+        mean centred squared norm, which is above rounding: not constant data), why its centred Gram
+        matrix lost its digits, and the fix; else None.
+
+        ``M_c X X^T M_c`` is computed from entries of size ``|mean|^2``: centring cancels them, leaving
+        rounding (X + 1e8 with unit spread: entries 4e16, rounding 8, centred values about 1)."""
+        if self.feature_map is not None or not isinstance(self.kernel_, Linear) or is_dask(self.X_):
+            return None
+        offset = float(self.input_mean_ @ self.input_mean_)
+        spread = float(np.mean(np.einsum("ij,ij->i", self.X_ - self.input_mean_, self.X_ - self.input_mean_)))
+        # a real spread (above the inputs' own rounding, so not constant data) that the offset swamps
+        if not (offset > 1e8 * spread and spread > (1e3 * np.finfo(np.float64).eps) ** 2 * offset):
+            return None
+        return (f"the inputs lie far from the origin (|mean|^2 = {offset:.3g}, {offset / max(spread, 1e-300):.3g} "
+                "times their mean centred squared norm): the linear kernel's values are that large, and centring "
+                "them cancels the digits that hold the data. Centre X first (X - X.mean(axis=0), or "
+                "sklearn.preprocessing.StandardScaler), or use feature_map=IdentityFeatures(), whose features are "
+                "centred before any product.")
 
     def _n_out(self, X):
         """The number of features ``D`` the (unfitted) map will produce, without computing them."""
@@ -166,7 +211,16 @@ class View(BaseEstimator):
 
     def chunk_features(self, X):
         """Uncentred features ``phi(x)`` of new inputs ``X`` (a chunk of rows in the streamed path)."""
-        return self._features(self.feature_map_.transform(X), X, "transform")
+        return self._features(self._run_map("transform", X), X, "transform")
+
+    def _run_map(self, method, X):
+        """``feature_map_.<method>(X)``. A map the library does not own runs as user code: its own
+        calls into the library are checked, even inside a validated fit."""
+        call = getattr(self.feature_map_, method)
+        if type(self.feature_map_).__module__.split(".")[0] == "rkmlearn":
+            return call(X)
+        with user_code():
+            return call(X)
 
     def set_streamed_statistics(self, mean, scale, row_means):
         """The training statistics a streamed pass computed (see :func:`rkmlearn.level.solve_level`)."""

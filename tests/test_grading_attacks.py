@@ -1,4 +1,4 @@
-"""The grader against the second round of attacks (the table of issue 20).
+"""The grader against the second and third rounds of attacks (the tables of issues 20 and 36).
 
 Each hostile fixture in ``grading_fixtures/hostile`` stands for one row; each test grades it and
 checks that it scores no more than its honest marks (or 0), that nothing leaves the sandbox, and
@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import socket
 import subprocess
 import sys
@@ -295,4 +296,152 @@ def test_honest_code_may_use_tempfile_and_makedirs(tmp_path):
     path = tmp_path / "honest.py"
     path.write_text(source)
     report = _grade_mini(path)
+    assert report.score == report.max_score, report.format_table()
+
+
+# ------------------------------------------------------------------ issue 36: the next wall
+def _ipc_objects(key: int) -> list[str]:
+    """Lines of /proc/sysvipc/{shm,msg,sem} for System V objects of ``key``."""
+    return [line for kind in ("shm", "msg", "sem")
+            for line in Path(f"/proc/sysvipc/{kind}").read_text().splitlines()[1:]
+            if int(line.split()[0]) == key]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="System V IPC as Linux shows it")
+def test_no_ipc_object_outlives_a_grading_or_reaches_the_next(tmp_path):
+    """Row 1: with the hook off, a grading that makes System V objects (and a keyring key) is
+    refused, and a second grading finds nothing of the first's."""
+    key = 0x52CB0000 + os.getpid() % 0x10000
+    try:
+        for mode in ("write", "read"):
+            path = _variant(tmp_path, "h26_sysv_ipc_leak", KEY=key, MODE=mode)
+            report = _grade_mini(path, audit=False)
+            assert report.score == report.max_score, (mode, report.format_table())
+        assert _ipc_objects(key) == [], "IPC objects outlived the grading"
+    finally:  # the old grader's leftovers: never leave them to the next run
+        for flag in ("-M", "-Q", "-S"):
+            subprocess.run(["ipcrm", flag, hex(key)], capture_output=True)
+
+
+@pytest.mark.skipif(not LINUX_ROOT, reason="the scratch tmpfs is mounted in the worker's own "
+                                           "mount namespace (root)")
+def test_a_disk_filling_submission_spoils_no_other_row(tmp_path):
+    """Row 3: a worker's scratch folder is a tmpfs of its own with a quota: reserving 240 MiB
+    in 60 MiB files is refused past it, and every row of the batch is graded."""
+    from rkmlearn.grading.batch import grade_batch
+
+    subs = tmp_path / "subs"
+    subs.mkdir()
+    shutil.copy(HOSTILE / "h28_fill_scratch.py", subs / "eve.py")
+    for student in ("ada", "bo"):
+        shutil.copy(MINI / "solution.py", subs / f"{student}.py")
+    rows = {row.student: row for row in grade_batch(MINI, subs, tmp_path / "out", jobs=2,
+                                                     timeout=20.0)}
+    assert {student: row.status for student, row in rows.items()} == dict.fromkeys(
+        ("ada", "bo", "eve"), "graded")
+    scores = {student: row.report.score for student, row in rows.items()}
+    assert scores == dict.fromkeys(("ada", "bo", "eve"), 5.0), scores  # eve: refused past it
+    assert "tmpfs" in rows["eve"].report.sandbox.get("scratch", ""), rows["eve"].report.sandbox
+
+
+def test_an_empty_reply_of_huge_dimensions_is_refused_before_the_test_sees_it():
+    """Row 6: np.zeros((0, 6000, 6000)) is 0 bytes, but describes more than a reply may hold
+    (a 6000 x 6000 float64 matrix, 288 MB): the judge refuses it, nothing is allocated."""
+    report = _grade_mini(HOSTILE / "h31_empty_huge_reply.py")
+    add_tests = [t for t in report.tests if "add" in t.name]
+    assert add_tests and all("more than a reply may hold" in t.message for t in add_tests), \
+        report.format_table()
+    assert report.score == sum(t.max_score for t in report.tests if "mul" in t.name)
+
+
+def test_a_runner_has_a_memory_limit_of_its_own(tmp_path):
+    """Row 6: the tests compare in the runner, with values a worker sent; the runner's address
+    space is limited too (not only the worker's)."""
+    exercise = tmp_path / "mini"
+    shutil.copytree(MINI, exercise)
+    (exercise / "tests" / "public" / "test_runner_limit.py").write_text(
+        "def test_limited(submission):\n"
+        "    line = next(l for l in open('/proc/self/limits') if 'address space' in l)\n"
+        "    assert line.split()[3] != 'unlimited', line\n")
+    report = grade(exercise, MINI / "solution.py", jobs=1)
+    assert report.score == report.max_score, report.format_table()
+
+
+def _with_solution(tmp_path, name, **replace) -> Path:
+    """A fixture built on Chapter 1's solution: its source prepended as SOLUTION_SOURCE."""
+    path = _variant(tmp_path, name, **replace)
+    path.write_text(f"SOLUTION_SOURCE = {(CH01 / 'solution.py').read_text()!r}\n"
+                    + path.read_text())
+    return path
+
+
+def test_the_in_place_check_is_the_judges(tmp_path):
+    """Row 4: a submission that changes its inputs and makes numpy's comparisons lie in its
+    own process still fails the "does not modify its inputs" test: the judge compares the
+    arguments it sent with the ones the worker sends back."""
+    (tmp_path / "lying").mkdir()
+    (tmp_path / "honest").mkdir()
+    lying = grade(CH01, _with_solution(tmp_path / "lying", "h29_hide_in_place_changes"), jobs=2)
+    honest = grade(CH01, _with_solution(tmp_path / "honest", "h29_hide_in_place_changes",
+                                        LIE=False), jobs=2)
+    assert lying.score <= honest.score < honest.max_score, (lying.format_table(),
+                                                            honest.format_table())
+    check = next(t for t in lying.tests if "does_not_modify" in t.name)
+    assert not check.passed and "changed its input arrays" in check.message, check
+
+
+def test_work_done_at_import_counts_as_cpu_time(tmp_path):
+    """Row 5: the speed test reads the worker's CPU time over its whole life: a Gram matrix
+    computed slowly at import and returned from a cache is still slow."""
+    report = grade(CH01, _with_solution(tmp_path, "h30_import_time_work"), jobs=1,
+                   include_hidden=False, timeout=120.0)
+    speed = next(t for t in report.tests if "vectorised" in t.name)
+    assert not speed.passed, report.format_table()
+    assert report.score == report.max_score - speed.max_score, report.format_table()
+
+
+@pytest.mark.skipif(not LINUX_ROOT, reason="the process limit holds for sandbox uids (root)")
+def test_threads_of_one_worker_do_not_starve_another_runner():
+    """Row 8: 125 threads at import no longer use up a process budget that another runner's
+    sandbox shares (each runner has a sandbox uid of its own), and a line a worker prints in
+    the form of the sandbox's own is not taken for one."""
+    report = grade(MINI, HOSTILE / "h33_thread_flood.py", jobs=2)
+    assert report.score == report.max_score, report.format_table()
+    assert not any("forged" in t.message for t in report.tests), report.format_table()
+
+
+def test_a_failing_sandbox_is_retried_then_reported_as_infrastructure(tmp_path):
+    """Row 8: a sandbox that cannot start (here: a preload that does not exist) is tried
+    again, then reported as an infrastructure error: exit status 3 and a results file that
+    says so, never a score."""
+    exercise = tmp_path / "mini"
+    shutil.copytree(MINI, exercise)
+    ini = exercise / "pytest.ini"
+    ini.write_text(ini.read_text().replace("allowed_imports = numpy scipy",
+                                           "allowed_imports = numpy scipy\n"
+                                           "preload = numpy numpy.not_a_module"))
+    out = tmp_path / "results.json"
+    done = subprocess.run([sys.executable, "-m", "rkmlearn.grading", str(exercise),
+                           str(MINI / "solution.py"), "--json", str(out), "--jobs", "1"],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 3, done.stderr[-2000:]
+    data = json.loads(out.read_text())
+    assert data["extra_data"].get("infrastructure_error") is True, data
+    assert "infrastructure error" in data["output"] and "twice" in data["output"], data
+
+
+def test_memory_outside_the_address_space_cap_is_refused():
+    """Row 2: with the hook off, memfd pages (which are not address space) cannot hold more
+    than the worker's memory limit: memfd_create is refused (as System V shared memory is)."""
+    report = grade(MINI, HOSTILE / "h27_memfd_outside_cap.py", jobs=1, memory_mb=128,
+                   _sandbox={"audit": False})
+    assert report.score == report.max_score, report.format_table()
+
+
+@pytest.mark.skipif(not hasattr(socket, "AF_VSOCK"), reason="no vsock in this Python")
+def test_no_socket_family_but_the_wires(tmp_path):
+    """Row 7: with the hook off, AF_VSOCK (bound and listened on locally, never connected),
+    AF_NETLINK, AF_PACKET and AF_INET sockets are refused: only AF_UNIX, the wire's, is left."""
+    port = 40000 + os.getpid() % 20000
+    report = _grade_mini(_variant(tmp_path, "h32_vsock_listen", PORT=port), audit=False)
     assert report.score == report.max_score, report.format_table()

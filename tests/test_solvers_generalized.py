@@ -12,7 +12,7 @@ import scipy.linalg
 
 from rkmlearn import View, solve_level
 from rkmlearn.solvers.generalized import generalized_eigenpairs
-from rkmlearn.solvers.subspace import leading_subspace
+from rkmlearn.solvers.subspace import LevelOptions, leading_subspace
 
 
 def centred_gram(X, sigma):
@@ -74,7 +74,7 @@ def test_leading_subspace_with_a_metric_solves_the_generalized_problem(cca, meth
     A, B, K1, K2, R1, R2, n = cca
     s = 2
     L = np.linalg.cholesky(B)
-    sub = leading_subspace(A, s, np.random.RandomState(0), metric_factor=L, method=method)
+    sub = leading_subspace(A, s, np.random.RandomState(0), LevelOptions(solver=method), metric_factor=L)
     w = scipy.linalg.eigh(A, B, eigvals_only=True)[::-1][:s]
     np.testing.assert_allclose(sub.values, w, rtol=1e-7)
     np.testing.assert_allclose(sub.basis.T @ B @ sub.basis, np.eye(s), atol=1e-9)

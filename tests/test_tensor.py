@@ -354,3 +354,14 @@ def test_decision_values_tile_by_tile_match_the_whole_test_kernel(kernels, decis
     monkeypatch.setattr(tensor, "_PREDICT_ROWS", 16)
     monkeypatch.setattr(tensor, "_PREDICT_COLS", 32)
     np.testing.assert_allclose(model.decision_function(test), expected, rtol=1e-12, atol=1e-12)
+
+
+def test_fit_parses_the_views_once(monkeypatch):
+    """The rule of fit parses ``Xs`` into its views and fit uses them: one array with ``view_sizes``
+    is split once (before, the rule split it, stacked it again, and fit split it a second time)."""
+    rng = np.random.default_rng(1)
+    X, y = rng.normal(size=(30, 5)), np.repeat([0, 1], 15)
+    splits, split = [], np.split
+    monkeypatch.setattr(np, "split", lambda *args, **kwargs: splits.append(1) or split(*args, **kwargs))
+    model = TensorMultiViewRKM("rbf", view_sizes=[3, 2]).fit(X, y)
+    assert len(splits) == 1 and model.n_views_ == 2

@@ -164,3 +164,62 @@ def test_generalized_eigenpairs_checks_a_and_b_once(checked):
     A, B = Z + Z.T, Z @ Z.T + 8 * np.eye(8)
     generalized_eigenpairs(A, B, 2)
     assert_checked_once(checked, [A, B])
+
+
+# -- user callbacks see the library's checks --------------------------------------------------------
+def test_a_callable_kernel_calling_the_library_on_its_own_data_is_checked():
+    """Inside a fit the library trusts what it built, but a user's kernel is not the library: its
+    own (wrong) call gets the library's message, not a BLAS shape error."""
+    def kernel(A, B):
+        return rkmlearn.kernels.RBF()(A, B[:, :1])  # the user's bug: one column of B
+
+    with pytest.raises(ValueError, match="Y has 1 features but X has 3"):
+        KPCA(2, kernel=kernel).fit(X)
+
+
+def test_a_users_feature_map_calling_the_library_is_checked():
+    from sklearn.base import BaseEstimator, TransformerMixin
+
+    class Bad(TransformerMixin, BaseEstimator):
+        def fit(self, A, y=None):
+            return self
+
+        def transform(self, A):
+            return rkmlearn.kernels.RBF()(A, np.full((2, 3), np.nan))  # the user's NaN landmarks
+
+    with pytest.raises(ValueError, match="Y contains NaN"):
+        KPCA(2, setting="primal", feature_map=Bad()).fit(X)
+
+
+# -- a real boundary: declared rules, all before any work --------------------------------------------
+def test_every_validate_declares_its_rules():
+    """No ``@validate()`` without rules: an entry point says what it checks."""
+    from pathlib import Path
+
+    root = Path(rkmlearn.__file__).parent
+    bare = [f"{path.relative_to(root)}:{i}" for path in sorted(root.rglob("*.py")) if "grading" not in path.parts
+            for i, line in enumerate(path.read_text().splitlines(), 1) if line.strip().startswith("@validate()")]
+    assert bare == []
+
+
+def test_recurrent_preimage_parameters_are_checked_before_the_eigenproblem(monkeypatch):
+    from rkmlearn.models.recurrent import forecaster
+
+    def no_work(*args, **kwargs):
+        raise AssertionError("the T x T eigenproblem ran before the checks")
+
+    monkeypatch.setattr(forecaster, "solve_level", no_work)
+    for bad, match in ((dict(preimage="krr", preimage_alpha=-1.0), "preimage_alpha"),
+                       (dict(preimage="krr", preimage_sigma=0.0), "preimage_sigma"),
+                       (dict(preimage_top_k=10_000), "preimage_top_k")):
+        with pytest.raises(ValueError, match=match):
+            RecurrentRKM(2, p=2, **bad).fit(SERIES)
+
+
+def test_forecast_checks_steps_and_history_before_any_step(monkeypatch):
+    model = NARForecaster(MultiViewKPCA(2), lag=5).fit(SERIES)
+    monkeypatch.setattr(NARForecaster, "_step", lambda self, state: pytest.fail("a step ran"))
+    with pytest.raises(ValueError, match="history must have at least lag"):
+        model.forecast(3, history=SERIES[:3])
+    with pytest.raises(ValueError, match="steps"):
+        model.forecast(0)

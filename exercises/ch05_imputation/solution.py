@@ -58,6 +58,52 @@ def _sym_solve(M, B):
         return np.linalg.solve(M, B)
 
 
+def impute_primal(U_views, Gamma, phi_other_c, target):
+    """Centred feature vector of a missing view from the other views, :eq:`eq-mv-impute-primal`.
+
+    ``h = (Gamma - U_v^T U_v)^{-1} sum_{w != v} U_w^T phi_w(x_w)`` and ``phi_v = U_v h``.
+
+    Parameters
+    ----------
+    U_views : list of V arrays of shape (d_w, s)
+    Gamma : array-like of shape (s, s)
+    phi_other_c : list of V arrays of shape (m, d_w) (entry ``target`` ignored, may be None)
+        Centred features of the query points, per view.
+    target : int
+
+    Returns
+    -------
+    phi_target : ndarray of shape (m, d_target)
+        Imputed centred features of the target view.
+    h : ndarray of shape (m, s)
+    """
+    U_views = _check_list(U_views, "U_views")
+    V = len(U_views)
+    if V < 2:
+        raise ValueError("U_views must hold at least 2 views (one to impute from).")
+    target = _check_target(target, V)
+    U_views = [_as_matrix(U, f"U_views[{w}]") for w, U in enumerate(U_views)]
+    s = U_views[0].shape[1]
+    for w, U in enumerate(U_views):
+        if U.shape[1] != s:
+            raise ValueError(f"U_views[{w}] has {U.shape[1]} columns but U_views[0] has {s}; all need s columns.")
+    Gamma = _check_gamma(Gamma, s)
+    phi_other_c = _check_list(phi_other_c, "phi_other_c", V)
+    scores, m = 0.0, None
+    for w, phi in enumerate(phi_other_c):
+        if w == target:
+            continue
+        phi = _as_matrix(phi, f"phi_other_c[{w}]")
+        if phi.shape[1] != U_views[w].shape[0] or (m is not None and phi.shape[0] != m):
+            raise ValueError(f"phi_other_c[{w}] must be (m, {U_views[w].shape[0]}) with the same m for every view, "
+                             f"got {phi.shape}.")
+        m = phi.shape[0]
+        scores = scores + phi @ U_views[w]
+    U_v = U_views[target]
+    h = _sym_solve(Gamma - U_v.T @ U_v, np.asarray(scores).T).T
+    return h @ U_v.T, h
+
+
 def impute_dual(K_views_c, H, Gamma, k_other_c, target):
     """Centred kernel vector of a missing view from the other views, :eq:`eq-mv-impute-dual`.
 
@@ -104,49 +150,3 @@ def impute_dual(K_views_c, H, Gamma, k_other_c, target):
     KH = K_views_c[target] @ H
     h = _sym_solve(Gamma - H.T @ KH, H.T @ np.sum(rows, axis=0).T).T
     return h @ KH.T, h
-
-
-def impute_primal(U_views, Gamma, phi_other_c, target):
-    """Centred feature vector of a missing view from the other views, :eq:`eq-mv-impute-primal`.
-
-    ``h = (Gamma - U_v^T U_v)^{-1} sum_{w != v} U_w^T phi_w(x_w)`` and ``phi_v = U_v h``.
-
-    Parameters
-    ----------
-    U_views : list of V arrays of shape (d_w, s)
-    Gamma : array-like of shape (s, s)
-    phi_other_c : list of V arrays of shape (m, d_w) (entry ``target`` ignored, may be None)
-        Centred features of the query points, per view.
-    target : int
-
-    Returns
-    -------
-    phi_target : ndarray of shape (m, d_target)
-        Imputed centred features of the target view.
-    h : ndarray of shape (m, s)
-    """
-    U_views = _check_list(U_views, "U_views")
-    V = len(U_views)
-    if V < 2:
-        raise ValueError("U_views must hold at least 2 views (one to impute from).")
-    target = _check_target(target, V)
-    U_views = [_as_matrix(U, f"U_views[{w}]") for w, U in enumerate(U_views)]
-    s = U_views[0].shape[1]
-    for w, U in enumerate(U_views):
-        if U.shape[1] != s:
-            raise ValueError(f"U_views[{w}] has {U.shape[1]} columns but U_views[0] has {s}; all need s columns.")
-    Gamma = _check_gamma(Gamma, s)
-    phi_other_c = _check_list(phi_other_c, "phi_other_c", V)
-    scores, m = 0.0, None
-    for w, phi in enumerate(phi_other_c):
-        if w == target:
-            continue
-        phi = _as_matrix(phi, f"phi_other_c[{w}]")
-        if phi.shape[1] != U_views[w].shape[0] or (m is not None and phi.shape[0] != m):
-            raise ValueError(f"phi_other_c[{w}] must be (m, {U_views[w].shape[0]}) with the same m for every view, "
-                             f"got {phi.shape}.")
-        m = phi.shape[0]
-        scores = scores + phi @ U_views[w]
-    U_v = U_views[target]
-    h = _sym_solve(Gamma - U_v.T @ U_v, np.asarray(scores).T).T
-    return h @ U_v.T, h

@@ -20,6 +20,28 @@ import scipy.linalg
 # YOUR CODE HERE (helpers you may want)
 
 
+def impute_primal(U_views, Gamma, phi_other_c, target):
+    """Centred feature vector of a missing view from the other views, :eq:`eq-mv-impute-primal`.
+
+    ``h = (Gamma - U_v^T U_v)^{-1} sum_{w != v} U_w^T phi_w(x_w)`` and ``phi_v = U_v h``.
+
+    Parameters
+    ----------
+    U_views : list of V arrays of shape (d_w, s)
+    Gamma : array-like of shape (s, s)
+    phi_other_c : list of V arrays of shape (m, d_w) (entry ``target`` ignored, may be None)
+        Centred features of the query points, per view.
+    target : int
+
+    Returns
+    -------
+    phi_target : ndarray of shape (m, d_target)
+        Imputed centred features of the target view.
+    h : ndarray of shape (m, s)
+    """
+    raise NotImplementedError("impute_primal: write your implementation here")
+
+
 def impute_dual(K_views_c, H, Gamma, k_other_c, target):
     """Centred kernel vector of a missing view from the other views, :eq:`eq-mv-impute-dual`.
 
@@ -46,25 +68,3 @@ def impute_dual(K_views_c, H, Gamma, k_other_c, target):
         Hidden features of the query points.
     """
     raise NotImplementedError("impute_dual: write your implementation here")
-
-
-def impute_primal(U_views, Gamma, phi_other_c, target):
-    """Centred feature vector of a missing view from the other views, :eq:`eq-mv-impute-primal`.
-
-    ``h = (Gamma - U_v^T U_v)^{-1} sum_{w != v} U_w^T phi_w(x_w)`` and ``phi_v = U_v h``.
-
-    Parameters
-    ----------
-    U_views : list of V arrays of shape (d_w, s)
-    Gamma : array-like of shape (s, s)
-    phi_other_c : list of V arrays of shape (m, d_w) (entry ``target`` ignored, may be None)
-        Centred features of the query points, per view.
-    target : int
-
-    Returns
-    -------
-    phi_target : ndarray of shape (m, d_target)
-        Imputed centred features of the target view.
-    h : ndarray of shape (m, s)
-    """
-    raise NotImplementedError("impute_primal: write your implementation here")

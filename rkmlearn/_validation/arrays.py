@@ -19,7 +19,7 @@ import scipy.sparse
 from sklearn.utils import check_array as _sk_check_array
 
 __all__ = ["InputTypeError", "check_array", "check_views", "check_square", "check_n_features", "is_dask",
-           "check_dask"]
+           "check_dask", "all_finite", "check_series"]
 
 
 class InputTypeError(ValueError, TypeError):
@@ -88,7 +88,7 @@ def _diagnose(X, name, ensure_2d, ensure_all_finite=True):
     return f"{name} is not a valid {'2-D ' if ensure_2d else ''}array of real numbers."
 
 
-def _all_finite(X):
+def all_finite(X):
     """True when every entry of the float array ``X`` is finite: one sum (no n x m temporary),
     and the elementwise test only when the sum is not finite (it can overflow from finite values)."""
     with np.errstate(over="ignore", invalid="ignore"):
@@ -181,6 +181,23 @@ def check_square(K, name="K", *, kind="(n, n) matrix", advice=""):
     return K
 
 
+def check_series(series, name="series", *, multivariate=False):
+    """The one rule of a time series: finite float64 values in time order.
+
+    Univariate (default): shape (T,) or (T, 1), returned as (T,); any other shape is a ValueError
+    naming ``name``. ``multivariate``: shape (T, d), a 1-D series being one column, returned (T, d).
+    """
+    values = check_array(series, name, ensure_2d=False)
+    if multivariate:
+        return values[:, None] if values.ndim == 1 else values
+    if values.ndim != 1:
+        if values.shape[1] != 1:
+            raise ValueError(f"{name} must be a 1-D series; got shape {values.shape}. Pass a flat array of values "
+                             "in time order.")
+        values = values[:, 0]
+    return values
+
+
 def check_n_features(X, n_features_in, name="X", *, estimator_name=None):
     """Check that ``X`` has the number of features (columns) seen during ``fit``.
 
@@ -216,6 +233,9 @@ def is_dask(X):
 
 def check_dask(X, name):
     """A 2-D float Dask array chunked by rows only (its values are checked chunk by chunk when used)."""
+    if np.issubdtype(X.dtype, np.complexfloating):  # astype(float64) would drop the imaginary part
+        raise ValueError(f"{name} must be real-valued; got a complex Dask array (dtype {X.dtype}). Pass the real "
+                         f"part ({name}.real) or the modulus (abs({name})) if that is what you mean.")
     if X.ndim != 2 or not np.issubdtype(X.dtype, np.number):
         raise ValueError(f"{name} must be a 2-D numeric Dask array (rows = samples); got ndim={X.ndim}, dtype={X.dtype}.")
     if len(X.chunks[1]) != 1:

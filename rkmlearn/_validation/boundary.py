@@ -13,13 +13,18 @@ primal setting's need for explicit features (:func:`primal_needs_features`).
 
 from __future__ import annotations
 
+import contextlib
 import contextvars
 import functools
 import inspect
 
-from .arrays import check_array, check_dask, check_square, check_views, is_dask
+import numpy as np
 
-__all__ = ["validate", "nested", "array", "square", "views", "checked_by", "check_two_samples", "check_kernel_params", "check_feature_map",
+from .arrays import check_array, check_dask, check_series, check_square, check_views, is_dask
+from .feature_names import feature_names
+from .scalars import check_scalar_range
+
+__all__ = ["validate", "nested", "user_code", "array", "series", "square", "views", "in_range", "checked_by", "check_two_samples", "check_kernel_params", "check_feature_map",
            "primal_needs_features", "check_kernel_or_feature_map"]
 
 #: True inside a validated call: nested validated calls skip their checks.
@@ -31,14 +36,27 @@ def nested():
     return _NESTED.get()
 
 
+@contextlib.contextmanager
+def user_code():
+    """Run code the library does not own (a callable kernel, a user's feature map) as a caller from
+    outside: a call it makes into the library on its own data is checked like any other, even in
+    the middle of a validated fit."""
+    token = _NESTED.set(False)
+    try:
+        yield
+    finally:
+        _NESTED.reset(token)
+
+
 def validate(*, then=None, **rules):
     """Decorator: check the declared inputs of a public function or method once, at the boundary.
 
     Parameters
     ----------
-    then : callable, optional
+    then : callable or str, optional
         ``then(arguments)`` after the rules, for checks across parameters (``arguments`` maps
-        every parameter name, ``self`` included, to its checked value).
+        every parameter name, ``self`` included, to its checked value; it may replace them); a
+        str names a method of ``self``, called as ``self.<then>(arguments)``.
     **rules
         Parameter name -> ``rule(value, name, arguments) -> checked value``, e.g. :func:`array`.
 
@@ -60,9 +78,12 @@ def validate(*, then=None, **rules):
             bound = signature.bind(*args, **kwargs)
             bound.apply_defaults()
             arguments = bound.arguments
+            feature_names(func.__name__, arguments)  # a DataFrame's columns, before they are dropped
             for name, rule in rules.items():
                 arguments[name] = rule(arguments[name], name, arguments)
-            if then is not None:
+            if isinstance(then, str):
+                getattr(arguments["self"], then)(arguments)
+            elif then is not None:
                 then(arguments)
             token = _NESTED.set(True)
             try:
@@ -80,11 +101,12 @@ def _label(name, param, arguments):
     return param if name is None else name.format(**arguments)
 
 
-def array(name=None, *, ensure_2d=True, optional=False, dask=False):
+def array(name=None, *, ensure_2d=True, optional=False, dask=False, memmap=False):
     """Rule: a 2-D (or 1-D) finite float64 array (:func:`~rkmlearn._validation.check_array`).
 
     ``optional`` lets None through; ``dask`` lets a Dask array through (checked as a whole, its
-    values chunk by chunk when used).
+    values chunk by chunk when used); ``memmap``: a float64 :class:`numpy.memmap` stays that memmap
+    (checked, not copied: a streamed fit reads it from disk a chunk at a time).
     """
     def rule(value, param, arguments):
         if value is None and optional:
@@ -92,7 +114,19 @@ def array(name=None, *, ensure_2d=True, optional=False, dask=False):
         label = _label(name, param, arguments)
         if dask and is_dask(value):
             return check_dask(value, label)
-        return check_array(value, label, ensure_2d=ensure_2d)
+        checked = check_array(value, label, ensure_2d=ensure_2d)
+        if memmap and isinstance(value, np.memmap) and checked.shape == value.shape and np.may_share_memory(
+                checked, value):
+            return value  # the same buffer, unconverted: keep the memmap itself
+        return checked
+
+    return rule
+
+
+def series(name=None, *, multivariate=False):
+    """Rule: a time series (:func:`~rkmlearn._validation.check_series`)."""
+    def rule(value, param, arguments):
+        return check_series(value, _label(name, param, arguments), multivariate=multivariate)
 
     return rule
 
@@ -109,6 +143,14 @@ def views(name=None, *, min_views=1):
     """Rule: a list of views sharing their samples (:func:`~rkmlearn._validation.check_views`)."""
     def rule(value, param, arguments):
         return check_views(value, _label(name, param, arguments), min_views=min_views)
+
+    return rule
+
+
+def in_range(**interval):
+    """Rule: a number in an interval (:func:`~rkmlearn._validation.check_scalar_range`'s keywords)."""
+    def rule(value, param, arguments):
+        return check_scalar_range(value, param, **interval)
 
     return rule
 

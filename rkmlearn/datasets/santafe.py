@@ -7,6 +7,7 @@ from importlib import resources
 import numpy as np
 from sklearn.utils import Bunch
 
+from .._validation import check_bool
 from . import _fetch
 
 __all__ = [
@@ -150,7 +151,7 @@ def load_santafe(data_home=None, *, source=None, download_if_missing=True, url=N
     >>> data = load_santafe("path/to/santafe", download_if_missing=False)  # doctest: +SKIP
     """
     source = _resolve_source(source, data_home, url)
-    download_if_missing = _fetch.check_bool(download_if_missing, "download_if_missing")
+    download_if_missing = check_bool(download_if_missing, "download_if_missing")
     if source == "bundled":
         series = _bundled_series()
         folder = None

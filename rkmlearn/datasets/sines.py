@@ -162,10 +162,8 @@ def sine_wave(n_train=200, n_test=100, *, period=20.0, amplitude=1.0):
     >>> import numpy as np
     >>> from rkmlearn.datasets import sine_wave
     >>> data = sine_wave()
-    >>> data.train.shape, data.test.shape
-    ((200,), (100,))
-    >>> bool(np.allclose(data.train[20:], data.train[:-20]))
-    True
+    >>> data.train.shape, data.test.shape, bool(np.allclose(data.train[20:], data.train[:-20]))
+    ((200,), (100,), True)
     """
     n_train = check_scalar_range(n_train, "n_train", low=1, low_inclusive=True, integer=True)
     n_test = check_scalar_range(n_test, "n_test", low=1, low_inclusive=True, integer=True)

@@ -28,6 +28,7 @@ import io
 import numpy as np
 from sklearn.utils import Bunch
 
+from .._validation import check_bool
 from . import _fetch
 
 __all__ = [
@@ -89,7 +90,7 @@ def _load(name, data_home, sha256, download_if_missing, url, loader):
     members = list(expected)
     holding = " and ".join(members)
     url = _fetch.resolve_url(url, _URL_ENV, UCI_URLS[name], name)
-    download_if_missing = _fetch.check_bool(download_if_missing, "download_if_missing")
+    download_if_missing = check_bool(download_if_missing, "download_if_missing")
     folder = _fetch.resolve_folder(data_home, name, holding, loader)
     contents = _fetch.read_members(
         folder,

@@ -37,7 +37,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from .errors import GradingError
+from .errors import GradingError, InfrastructureError
 from .handout import student_copy
 from .report import printable, shorten
 from .judge import DEFAULT_TIMEOUT, default_jobs, grade
@@ -201,13 +201,16 @@ def _run_command(command: str, argv: list[str]) -> int:
     return 0
 
 
-def _failed_results(json_path, reason: str, started: float) -> None:
-    """A results file that says grading failed (score 0), so that no result is ever lost."""
+def _failed_results(json_path, reason: str, started: float,
+                    infrastructure: bool = False) -> None:
+    """A results file that says grading failed (score 0, max 0: no mark), so that no result is
+    ever lost; ``infrastructure`` marks the sandbox's failure, which is no one's score."""
     if json_path is None:
         return
+    extra = {"grading_failed": True, **({"infrastructure_error": True} if infrastructure else {})}
     data = {"score": 0.0, "max_score": 0.0, "execution_time": round(time.monotonic() - started, 3),
             "output": shorten(f"grading failed: {reason}", 2000), "visibility": "visible",
-            "stdout_visibility": "hidden", "extra_data": {"grading_failed": True}, "tests": []}
+            "stdout_visibility": "hidden", "extra_data": extra, "tests": []}
     try:
         write_json(Path(json_path), data)
     except (OSError, GradingError) as exc:
@@ -249,6 +252,12 @@ def main(argv: list[str] | None = None, started: float | None = None) -> int:
         report = grade(args.exercise_dir, args.target, timeout=args.timeout,
                        include_hidden=args.hidden, jobs=jobs, memory_mb=args.memory,
                        started=started, trusted=args.trusted)
+    except InfrastructureError as exc:
+        reason = f"infrastructure error, not the submission's score: {exc}"
+        print(f"{parser.prog}: grading failed: {printable(reason)}", file=sys.stderr)
+        _failed_results(json_path if "json_path" in locals() else None, reason, started,
+                        infrastructure=True)
+        return GRADING_FAILED
     except GradingError as exc:
         parser.print_usage(sys.stderr)
         print(f"{parser.prog}: error: {printable(str(exc))}", file=sys.stderr)

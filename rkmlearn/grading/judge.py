@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import procs
-from .errors import GradingError, MissingExtraError
+from .errors import GradingError, InfrastructureError, MissingExtraError
 from .exercise import ExerciseConfig, load_config
 from .handout import grading_folder
 from .report import GradeReport, TestResult, printable, shorten
@@ -85,6 +85,12 @@ def _require_extra() -> None:
                                 f"notebooks with nbformat; {' and '.join(missing)} "
                                 f"{'is' if len(missing) == 1 else 'are'} not installed: pip "
                                 "install 'rkmlearn[grading]'")
+
+
+def runner_memory_bytes(worker_bytes: int) -> int:
+    """A runner's address-space limit: the tests' own arrays and the libraries they import,
+    beyond what one reply may hold; a worker's reply can never make the judge's side swap."""
+    return max(4 * 2**30, worker_bytes + 2 * 2**30)
 
 
 def default_jobs() -> int:
@@ -298,6 +304,10 @@ def collect_tests(exercise_dir, *, include_hidden: bool = True,
         return _collected(collected, folder)
 
 
+class _SandboxFailed(Exception):
+    """A runner reported that its sandbox failed: the grading is retried once."""
+
+
 @dataclass
 class _Grading:
     """The state of one grading, in the judge."""
@@ -321,8 +331,10 @@ class _Grading:
 
     def run(self, progress) -> list[TestResult]:
         tmp = Path(tempfile.mkdtemp(prefix="rkmlearn-grading-"))
-        uid = procs.SandboxUid() if os.geteuid() == 0 and procs.LINUX and \
-            self.overrides.get("uid", "auto") == "auto" else None
+        # As root, each runner's sandbox has a uid of its own: the per-uid process limit
+        # (threads included) is then one runner's, and no worker can use up another's.
+        own_uids = os.geteuid() == 0 and procs.LINUX and self.overrides.get("uid", "auto") == "auto"
+        uids: list[procs.SandboxUid] = []
         dirs = None
         try:
             from .sandbox import SandboxDirs
@@ -335,10 +347,10 @@ class _Grading:
                     raise GradingError(f"no test of this exercise calls {self.function}(); "
                                        "check the function's name (the exercise's functions "
                                        f"are: {', '.join(self.config.functions) or 'any'})")
-            dirs = SandboxDirs(self.submission, uid.uid if uid else None)
-            self._loop(folder, dirs, uid, tmp, progress)
+            dirs = SandboxDirs(self.submission, None)
+            self._loop(folder, dirs, uids if own_uids else None, tmp, progress)
         finally:
-            if uid is not None:
+            for uid in uids:
                 uid.close()  # every process of the sandbox uid is killed here
             if dirs is not None:
                 dirs.cleanup()
@@ -358,9 +370,12 @@ class _Grading:
                   "namespaces": self.overrides.get("namespaces", True)}
         return {"policy": policy, "functions": list(self.config.functions), "select": select,
                 "only": sorted(self.only) if self.only is not None else None,
-                "probe": probe, "cleanup": cleanup, "judge_pid": os.getpid()}
+                "probe": probe, "cleanup": cleanup, "judge_pid": os.getpid(),
+                "memory_bytes": runner_memory_bytes(self.memory_mb * 2**20)}
 
-    def _loop(self, folder: Path, dirs, uid, tmp: Path, progress) -> None:
+    def _loop(self, folder: Path, dirs, uids: list | None, tmp: Path, progress) -> None:
+        """Run the runners until every test has a result; ``uids`` (as root) collects the
+        sandbox uid of each runner started, for the caller to release."""
         hard_limit = 2 * self.timeout + 60  # the test's own code, beyond the submission's time
         sel = selectors.DefaultSelector()
         runners: list[_Runner] = []
@@ -369,7 +384,11 @@ class _Grading:
         def start(select: dict, probe: bool) -> None:
             nonlocal n_scratch
             n_scratch += 1
-            scratch = dirs.scratch(f"scratch-{n_scratch}")
+            uid = None
+            if uids is not None:
+                uid = procs.SandboxUid()
+                uids.append(uid)
+            scratch = dirs.scratch(f"scratch-{n_scratch}", uid.uid if uid else None)
             runner = _Runner(folder, self._settings(dirs, uid, scratch, select, probe,
                                                     [str(tmp), str(dirs.base)]))
             os.set_blocking(runner.events.fileno(), False)
@@ -441,7 +460,7 @@ class _Grading:
             if not event["ok"] and self.import_failure is None:
                 self.import_failure = event["message"]
         elif kind == "sandbox_error":
-            raise GradingError(f"the sandbox could not start: {event['message']}")
+            raise _SandboxFailed(f"the sandbox failed: {event['message']}")
         elif kind == "start":
             runner.current, runner.current_since = event["nodeid"], time.monotonic()
             runner.phases[event["nodeid"]] = {}
@@ -612,11 +631,20 @@ def grade(exercise_dir, submission, *, timeout: float = DEFAULT_TIMEOUT,
             source, notes = submission_module(read_notebook(sub))
             graded = Path(converted) / (sub.stem + ".py")
             graded.write_text(source, encoding="utf-8")
-        grading = _Grading(exercise=exercise, submission=graded, config=config,
-                           timeout=float(timeout), memory_mb=memory,
-                           include_hidden=include_hidden, jobs=jobs,
-                           overrides=dict(_sandbox or {}), function=function, trusted=trusted)
-        results = grading.run(progress)
+        for attempt in (1, 2):
+            grading = _Grading(exercise=exercise, submission=graded, config=config,
+                               timeout=float(timeout), memory_mb=memory,
+                               include_hidden=include_hidden, jobs=jobs,
+                               overrides=dict(_sandbox or {}), function=function,
+                               trusted=trusted)
+            try:
+                results = grading.run(progress)
+                break
+            except _SandboxFailed as exc:
+                if attempt == 2:
+                    raise InfrastructureError(f"{exc} (twice; the submission was not graded: "
+                                              "this is the grader's or the machine's fault, not "
+                                              "a score)") from None
     unmarked = [t.name for t in grading.tests if not t.marked]
     if unmarked:
         notes.append(f"{len(unmarked)} test(s) have no @pytest.mark.points and count 1 point "

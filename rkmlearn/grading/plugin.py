@@ -44,6 +44,7 @@ class Harness:
         self._uid: procs.SandboxUid | None = None
         self.layers: dict = {}
         self.declared: tuple[str, ...] = ()
+        self.failure_listeners: list = []  # called with why, when the sandbox fails twice
 
     def policy(self) -> Policy:
         if self._policy is None:
@@ -91,6 +92,33 @@ class Harness:
 
     def open_session(self) -> Session:
         return Session(self.sandbox(), self.policy(), declared=self.declared)
+
+    def start_session(self) -> Session:
+        """A started session (the submission imported) for one test; a submission failure
+        fails the test. When the sandbox itself fails, a fresh one is tried once; if that fails
+        too, pytest stops, and a runner reports the failure to the judge (listeners), which
+        grades again or reports an infrastructure error: never a 0 for the student."""
+        for attempt in (1, 2):
+            session = None
+            try:
+                session = self.open_session()
+                session.start()
+                return session
+            except SubmissionFailure as exc:
+                self.end_session(session)
+                pytest.fail(str(exc), pytrace=False)
+            except SandboxError as exc:
+                if session is not None:
+                    self.end_session(session)
+                if self._sandbox is not None:
+                    self._sandbox.close()
+                    self._sandbox = None
+                if attempt == 2:
+                    for listener in self.failure_listeners:
+                        listener(str(exc))
+                    pytest.exit(f"the grader's sandbox failed twice (not the submission's "
+                                f"fault): {exc}", returncode=3)
+        raise AssertionError("unreachable")
 
     def end_session(self, session: Session) -> None:
         """Close the test's worker, kill whatever it left running, empty the scratch folder."""
@@ -161,16 +189,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
 def submission(request: pytest.FixtureRequest):
     """The submission, imported afresh for this test in a sandboxed worker (a proxy)."""
     harness: Harness = request.config.stash[HARNESS]
-    try:
-        session = harness.open_session()
-    except SandboxError as exc:
-        pytest.fail(f"the grader could not start the sandbox (not the submission's fault): {exc}",
-                    pytrace=False)
-    try:
-        session.start()
-    except SubmissionFailure as exc:
-        harness.end_session(session)
-        pytest.fail(str(exc), pytrace=False)
+    session = harness.start_session()
     yield Submission(session)
     harness.end_session(session)
     if session.failure is not None and request.node.stash.get(_CALL_PASSED, False):

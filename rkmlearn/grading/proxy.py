@@ -15,7 +15,6 @@ arguments it changed in place, for "does not modify its inputs" tests.
 from __future__ import annotations
 
 import builtins
-import math
 import os
 import signal
 import socket
@@ -143,6 +142,7 @@ class Session:
     failure: SubmissionFailure | None = None
     last_call: CallStats | None = None
     calls: list = field(default_factory=list)
+    cpu_total: float | None = None  # the worker's CPU seconds since its fork, at the last call
 
     def start(self) -> None:
         """Fork the test's worker and import the submission (within the test's budget)."""
@@ -157,6 +157,7 @@ class Session:
         if kind != "ready" or not isinstance(body.get("functions"), list):
             self._fail(BadReturn(f"the submission's process answered {kind!r} to the import"))
         self.functions = tuple(f for f in body["functions"] if isinstance(f, str))
+        self.cpu_total = procs.cpu_seconds(self.worker.pid)
 
     def _fail(self, failure: SubmissionFailure):
         __tracebackhide__ = True  # pytest: the grader's frames say nothing about the test
@@ -197,7 +198,7 @@ class Session:
         if self.failure is not None:
             raise self.failure
         try:
-            tree, blobs = wire.encode((list(args), dict(kwargs)))
+            tree, blobs_sent = wire.encode((list(args), dict(kwargs)))
         except wire.EncodeError as exc:
             raise TypeError(f"instructor: the test passes {name}() an argument that cannot be "
                             f"sent to the submission: {exc}") from None
@@ -213,7 +214,7 @@ class Session:
         deadline = start + self.remaining
         try:
             worker.sock.settimeout(max(self.remaining, 0.001))
-            wire.send(worker.sock, "call", {"name": name, "args": tree}, blobs)
+            wire.send(worker.sock, "call", {"name": name, "args": tree}, blobs_sent)
         except (TimeoutError, socket.timeout):
             worker.kill()
             self._fail(SubmissionTimeout(f"timed out {doing}: the submission did not read its "
@@ -229,9 +230,10 @@ class Session:
         self.last_call = CallStats(name, wall, None if cpu_before is None or cpu_after is None
                                    else cpu_after - cpu_before)
         self.calls.append(self.last_call)
-        return self._reply(name, kind, body, blobs, (args, kwargs))
+        self.cpu_total = cpu_after
+        return self._reply(name, kind, body, blobs, wire.decode(tree, blobs_sent))
 
-    def _reply(self, name, kind, body, blobs, arguments):
+    def _reply(self, name, kind, body, blobs, sent):
         __tracebackhide__ = True
         worker = self.worker
         if kind == "raised":
@@ -252,11 +254,11 @@ class Session:
             worker.kill()
             self._fail(BadReturn(f"the submission's process answered {kind!r} to a call"))
         try:
-            reply = wire.decode(body.get("tree"), blobs)
-            if not isinstance(reply, dict) or set(reply) != {"value", "changed"} \
-                    or not isinstance(reply["changed"], list):
+            reply = wire.decode(body.get("tree"), blobs, self.policy.max_message_bytes)
+            if not isinstance(reply, dict) or set(reply) != {"value", "after"} \
+                    or not isinstance(reply["after"], list):
                 raise wire.ProtocolError("not a reply")
-            self.last_call.modified = _modified(arguments, reply["changed"])
+            self.last_call.modified = _modified(sent, reply["after"])
         except (wire.ProtocolError, ValueError, TypeError, OverflowError, MemoryError) as exc:
             worker.kill()
             self._fail(BadReturn(f"{name}() sent malformed data: {_text(str(exc), 300)}"))
@@ -285,26 +287,21 @@ def _crash_hint(sandbox: Sandbox) -> str:
     return ""
 
 
-def _modified(arguments, changed: list) -> tuple:
-    """The argument paths the submission changed in place, checked against the arguments.
-
-    Nothing is written back: the test's arrays stay as the test made them.
-    """
+def _modified(sent, after: list) -> tuple:
+    """The paths into ``(args, kwargs)`` of the arrays the call changed in place: what the
+    judge sent, compared here with what the worker says the arrays became. The worker's own
+    comparison is never used, and nothing is written back: the test's arrays stay as the test
+    made them."""
+    sent = list(wire.array_leaves(sent))
+    if len(after) != len(sent):
+        raise wire.ProtocolError("the arguments sent back are not the ones sent")
     paths = []
-    for item in changed:
-        if not (isinstance(item, list) and len(item) == 2 and isinstance(item[0], list)):
-            raise wire.ProtocolError("malformed list of changed arguments")
-        target = arguments
-        for step in item[0]:
-            if type(step) not in (int, str):
-                raise wire.ProtocolError("malformed argument path")
-            try:
-                target = target[step]
-            except (KeyError, IndexError, TypeError):
-                raise wire.ProtocolError("an argument path that does not exist") from None
-        if not isinstance(target, np.ndarray):
-            raise wire.ProtocolError("a changed argument that is not an array")
-        paths.append(tuple(item[0]))
+    for (path, before), now in zip(sent, after):
+        if not isinstance(now, np.ndarray):
+            raise wire.ProtocolError("an argument sent back that is not an array")
+        if now.shape != before.shape or now.dtype != before.dtype \
+                or not np.array_equal(now, before, equal_nan=before.dtype.kind in "fc"):
+            paths.append(path)
     return tuple(paths)
 
 
@@ -329,9 +326,9 @@ class Submission:
 
     @property
     def cpu_seconds(self) -> float | None:
-        """CPU seconds of ALL the calls of this test: slow work hidden in a warm-up counts."""
-        used = [c.cpu_seconds for c in self._session.calls]
-        return None if not used or None in used else math.fsum(used)
+        """CPU seconds of the test's worker over its whole life so far: its import (work done
+        at import and answered from a cache counts) and ALL the calls, warm-ups included."""
+        return self._session.cpu_total
 
     def __getattr__(self, name: str):
         if name.startswith("_"):

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import resource
 import shutil
 import sys
 import threading
@@ -74,6 +75,8 @@ class Reporter:
     @pytest.hookimpl(trylast=True)
     def pytest_sessionstart(self, session: pytest.Session) -> None:
         self.harness = session.config.stash[plugin.HARNESS]
+        self.harness.failure_listeners.append(
+            lambda why: self.emit(event="sandbox_error", message=why[:MAX_MESSAGE_CHARS]))
 
     def emit(self, **event) -> None:
         data = memoryview((json.dumps(event) + "\n").encode("utf-8"))
@@ -189,6 +192,11 @@ def main(argv: list[str]) -> int:
     procs.not_dumpable()
     threading.Thread(target=_watch_judge, daemon=True).start()
     settings = json.loads(os.environ[RUNNER_ENV])
+    if settings.get("memory_bytes"):
+        # The tests compare here, with values a worker sent: numpy raises MemoryError before a
+        # runner grows past its limit (the zygote lowers it further for the submission).
+        limit = int(settings["memory_bytes"])
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     return int(pytest.main(argv, plugins=[plugin, Reporter(settings)]))
 
 

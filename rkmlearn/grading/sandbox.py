@@ -87,6 +87,7 @@ class Policy:
     audit: bool = True
     namespaces: bool = True
     file_bytes: int = 64 * 2**20
+    scratch_bytes: int = 128 * 2**20
     banned_modules: tuple[str, ...] = ("_testcapi", "_testinternalcapi", "_testbuffer",
                                        "_xxsubinterpreters", "_dbm", "_gdbm")
 
@@ -149,6 +150,7 @@ def _worker_config(policy: Policy, ctrl_fd: int) -> dict:
         "read_files": [policy.submission, *files,
                        *(p for p in SYSTEM_READ_FILES if os.path.exists(p))],
         "memory_bytes": int(policy.memory_bytes), "file_bytes": int(policy.file_bytes),
+        "scratch_bytes": int(policy.scratch_bytes),
         "cpu_seconds": math.ceil(policy.timeout) + 1,
         "nproc": 128 if policy.uid is not None else None,
         "landlock": policy.landlock, "audit": policy.audit, "namespaces": policy.namespaces,
@@ -248,10 +250,11 @@ class Sandbox:
         reply = self.receive(time.monotonic() + STARTUP_SECONDS)
         if reply is None or reply.get("op") != "forked" or type(reply.get("pid")) is not int:
             parent_end.close()
-            # Only the sandbox's own lines: the output also holds what submissions printed.
-            said = [line for line in self.drain.tail().splitlines() if line.startswith("grader: ")]
+            # Why, from the sandbox's report channel: never from the shared output, where a
+            # submission's prints could imitate the sandbox's lines.
+            why = reply.get("why") if reply is not None else None
             raise SandboxError("the sandbox did not start a worker"
-                               + (f" ({said[-1][8:300]})" if said else ""))
+                               + (f" ({why[:300]})" if isinstance(why, str) else ""))
         init = reply.get("init")
         return Worker(self, reply["pid"], parent_end, init if type(init) is int else None)
 
@@ -366,11 +369,13 @@ class SandboxDirs:
         self.submission.write_bytes(read_regular_file(submission))
         os.chmod(self.submission, 0o444)
 
-    def scratch(self, name: str) -> str:
+    def scratch(self, name: str, uid: int | None = None) -> str:
+        """A new scratch folder, owned by ``uid`` (default: the uid given at construction)."""
+        owner = self.uid if uid is None else uid
         path = self.base / name
         path.mkdir(mode=0o700)
-        if self.uid is not None:
-            os.chown(path, self.uid, self.uid)
+        if owner is not None:
+            os.chown(path, owner, owner)
         return str(path)
 
     @staticmethod

@@ -126,8 +126,28 @@ def encode(value):
     return walk(value, 0), blobs
 
 
-def decode(tree, blobs):
-    """Rebuild a value from :func:`encode`'s output, checking everything; raises ProtocolError."""
+def array_leaves(tree, path=()):
+    """``(path, array)`` for every ndarray in a tree of tuples, lists and dicts, in a fixed
+    order: the worker sends its arguments back in this order after a call, and the judge
+    walks what it sent the same way to see which ones changed."""
+    if isinstance(tree, np.ndarray):
+        yield path, tree
+    elif isinstance(tree, (list, tuple)):
+        for i, item in enumerate(tree):
+            yield from array_leaves(item, path + (i,))
+    elif isinstance(tree, dict):
+        for key, item in tree.items():
+            yield from array_leaves(item, path + (key,))
+
+
+def decode(tree, blobs, max_bytes=None):
+    """Rebuild a value from :func:`encode`'s output, checking everything; raises ProtocolError.
+
+    ``max_bytes`` (the judge's reply limit) also bounds what an array's shape *describes*: the
+    product of its non-zero dimensions times its item size. An empty array of shape
+    (0, N, N) is 0 bytes on the wire, but a test that works with it makes N x N temporaries on
+    the judge's side.
+    """
     count = [0]
 
     def blob(index):
@@ -166,6 +186,10 @@ def decode(tree, blobs):
                 extent *= max(n, 1)
             if extent > MAX_ELEMENTS:  # numpy cannot even make an empty (0, 2**62, 2**62)
                 raise ProtocolError(f"array shape {tuple(shape)} is too large")
+            if max_bytes is not None and extent * dt.itemsize > max_bytes:
+                raise ProtocolError(f"an array of shape {tuple(shape)} describes {extent} "
+                                    f"elements of {dt.itemsize} bytes, more than a reply may "
+                                    f"hold ({max_bytes} bytes)")
             if size * dt.itemsize != len(data):
                 raise ProtocolError(f"array of shape {tuple(shape)} and dtype {dtype} needs "
                                     f"{size * dt.itemsize} bytes, got {len(data)}")

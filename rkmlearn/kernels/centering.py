@@ -9,8 +9,8 @@ from __future__ import annotations
 import numpy as np
 from sklearn.exceptions import NotFittedError
 
+from .._symmetric import check_symmetric_matrix
 from .._validation import check_array, check_scalar_range, validate
-from ..solvers.eigen import check_symmetric_matrix
 from .zoo import _row_blocks
 
 __all__ = ["centering_matrix", "GramCenterer"]

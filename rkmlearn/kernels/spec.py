@@ -10,9 +10,8 @@ import inspect
 
 import numpy as np
 
-from .._validation import array, check_array, validate
-from ..solvers.eigen import SYMMETRY_RTOL
-from ..solvers.eigen import symmetrize_inplace as _symmetrize
+from .._symmetric import SYMMETRY_RTOL, symmetrize_inplace
+from .._validation import array, check_array, user_code, validate
 from .zoo import RBF, Cosine, Kernel, Laplacian, Linear, Polynomial, _same_features
 
 __all__ = ["CallableKernel", "KERNELS", "make_kernel"]
@@ -58,7 +57,9 @@ class CallableKernel(Kernel):
     @validate(X=array(), Y=array(optional=True), then=_same_features)
     def __call__(self, X, Y=None):
         Yc = X if Y is None else Y
-        K = check_array(self.function(X, Yc, **self.params), "kernel output")
+        with user_code():  # the user's function: its own calls into the library are checked
+            K = self.function(X, Yc, **self.params)
+        K = check_array(K, "kernel output")
         if K.shape != (X.shape[0], Yc.shape[0]):
             raise ValueError(
                 f"kernel output has shape {K.shape}, expected {(X.shape[0], Yc.shape[0])}; the "
@@ -71,7 +72,7 @@ class CallableKernel(Kernel):
                     "kernel output is not symmetric for Y=None; the callable must define a "
                     "symmetric kernel k(x, y) = k(y, x)."
                 )
-            K = _symmetrize(K.copy())  # never modify the caller's array
+            K = symmetrize_inplace(K.copy())  # never modify the caller's array
         return K
 
     @validate(X=array())

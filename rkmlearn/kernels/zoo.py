@@ -12,15 +12,10 @@ import numpy as np
 from sklearn.metrics.pairwise import manhattan_distances
 
 from .._blas import gram_upper, product
-from .._validation import _all_finite, array, check_scalar_range, validate
-from ..solvers.eigen import symmetrize_inplace as _symmetrize
+from .._symmetric import TILE, finish_upper_tiles, symmetrize_inplace
+from .._validation import all_finite, array, check_scalar_range, validate
 
 __all__ = ["Kernel", "Linear", "RBF", "Laplacian", "Polynomial", "Cosine", "squared_euclidean_distances"]
-
-
-#: Tile edge of the element-wise passes over an n x n matrix: a 256 x 256 float64 tile (512 kB)
-#: and its temporary stay in a core's L2 cache, so each pass costs cache, not memory, bandwidth.
-_TILE = 256
 
 
 def _same_features(arguments):
@@ -81,31 +76,12 @@ def _distances_then(X, Y, then=None):
         if then is not None:
             then(block)
 
-    return _finish_upper_tiles(gram_upper(X), finish)
-
-
-def _finish_upper_tiles(D, finish, tile=_TILE):
-    """``finish(block, rows, cols)`` in place on each ``tile x tile`` block of ``D``'s upper triangle
-    (while it is in cache), each block then mirrored into the lower triangle: exactly symmetric."""
-    n = D.shape[0]
-    for i in range(0, n, tile):
-        rows = slice(i, min(i + tile, n))
-        for j in range(i, n, tile):
-            cols = slice(j, min(j + tile, n))
-            block = D[rows, cols]
-            finish(block, rows, cols)
-            if i == j:
-                # the diagonal tile: its upper triangle is the valid one
-                lower = np.tril_indices(block.shape[0], -1)
-                block[lower] = block.T[lower]
-            else:
-                D[cols, rows] = block.T
-    return D
+    return finish_upper_tiles(gram_upper(X), finish)
 
 
 def _row_blocks(n_rows, n_cols):
-    """Row slices of about ``_TILE * _TILE`` entries each (the rectangular case's tiles)."""
-    step = max(1, (_TILE * _TILE) // max(n_cols, 1))
+    """Row slices of about ``TILE * TILE`` entries each (the rectangular case's tiles)."""
+    step = max(1, (TILE * TILE) // max(n_cols, 1))
     return [slice(i, i + step) for i in range(0, n_rows, step)]
 
 
@@ -159,7 +135,7 @@ class Kernel:
         if not self._finite_by_construction(X, Y, params):
             self._check_finite(K)
         if Y is None and not self._symmetric_compute:
-            K = _symmetrize(K)
+            K = symmetrize_inplace(K)
         return K
 
     @kernel_inputs
@@ -180,7 +156,7 @@ class Kernel:
 
     def _check_finite(self, K):
         """Finite inputs can still overflow (``X * 1e160``, a degree-400 polynomial): say so."""
-        if not _all_finite(K):
+        if not all_finite(K):
             raise ValueError(
                 f"the kernel values of {self!r} overflowed (inf or NaN from finite X): X is too large "
                 "for this kernel. Rescale X (e.g. sklearn.preprocessing.StandardScaler) or choose "
@@ -278,6 +254,9 @@ class RBF(_BandwidthKernel):
         c = _rbf_scale(X, Y, sigma)
         if c is not None:
             return _rbf_exponents_then_exp(X, Y, c)
+        unit = extreme_scale(X, Y)
+        if unit is not None:
+            return _rbf_scaled_first(X, Y, sigma, unit)
 
         def gaussian(D):  # on each block of distances while it is in cache
             # divided twice, never by sigma**2, which over/underflows for sigma = 1e300 or 1e-300
@@ -316,10 +295,44 @@ def _rbf_scale(X, Y, sigma):
     ``X * 1e160``) the distances path divides by ``sigma`` twice and saturates correctly.
     """
     c = (0.5 / sigma) / sigma
-    if not (np.isfinite(c) and c >= np.finfo(np.float64).tiny):
+    if not (np.isfinite(c) and c >= np.finfo(np.float64).tiny) or extreme_scale(X, Y) is not None:
         return None
     sq = max(float(np.einsum("ij,ij->i", A, A).max(initial=0.0)) for A in ((X,) if Y is None else (X, Y)))
     return c if np.isfinite(sq) and 4.0 * c * sq < 1e300 else None
+
+
+#: Entries of magnitude outside ``[1e-140, 1e140]``: their squares (and products) leave the normal
+#: range of float64 (``2.2e-308 .. 1.8e308``) or come within a few digits of it, where squared
+#: distances lose their digits to underflow (``X * 1e-160``: every distance 0) or overflow.
+_SQUARE_SAFE = (1e-140, 1e140)
+
+
+def extreme_scale(X, Y):
+    """The power of two nearest below ``max |x_ij|`` (over ``X`` and ``Y``) when that magnitude is
+    outside :data:`_SQUARE_SAFE`, else None (the ordinary case: an O(n d) look at the entries).
+
+    Such inputs are divided by this power of two (exact, no rounding) before any square is taken:
+    :func:`_rbf_scaled_first`. All-zero inputs are ordinary (every distance is exactly 0).
+    """
+    top = max(float(np.abs(A).max(initial=0.0)) for A in ((X,) if Y is None else (X, Y)))
+    if top == 0.0 or _SQUARE_SAFE[0] <= top <= _SQUARE_SAFE[1]:
+        return None
+    return float(np.ldexp(1.0, np.frexp(top)[1] - 1))
+
+
+def _rbf_scaled_first(X, Y, sigma, unit):
+    """The RBF kernel of inputs of extreme magnitude: distances of ``X / unit`` (entries in
+    ``[-1, 1]``, so the squares neither underflow nor overflow), then ``exp(-D r^2 / 2)`` with
+    ``r = unit / sigma`` (clipped at 1e300: beyond it every nonzero distance gives exactly 0, and a
+    zero distance gives 1 rather than ``0 * inf``)."""
+    r = min(unit / sigma, 1e300)
+
+    def gaussian(D):
+        D *= -0.5 * r
+        D *= r
+        np.exp(D, out=D)
+
+    return _distances_then(X / unit, None if Y is None else Y / unit, gaussian)
 
 
 def _rbf_exponents_then_exp(X, Y, c):
@@ -346,7 +359,7 @@ def _rbf_exponents_then_exp(X, Y, c):
         block += h[None, cols]
         _exp_clipped(block)
 
-    return _finish_upper_tiles(gram_upper(X, alpha=2.0 * c), finish)
+    return finish_upper_tiles(gram_upper(X, alpha=2.0 * c), finish)
 
 
 def _rbf_augmented_rows(X, Y, c):

@@ -20,7 +20,7 @@ from .._validation import (check_array, check_class_labels, check_n_features, ch
 from ..base import estimator_init
 from ..solvers.linear import SymmetricSolver
 from .coding import decode_outputs, encode_labels
-from .tensor import TensorMultiViewRKM
+from .tensor import ParsedViews, TensorMultiViewRKM, parse_views
 
 __all__ = ["CommitteeRKM"]
 
@@ -97,13 +97,9 @@ class CommitteeRKM(ClassifierMixin, BaseEstimator):
             )
         return base
 
-    def _as_views(self, Xs, *, check=True):
-        """Views (list) and whether one array was given: TensorMultiViewRKM's rules, this ``view_sizes``."""
-        return TensorMultiViewRKM(view_sizes=self.view_sizes)._as_views(Xs, check=check)
-
     def _checked_form(self, Xs):
-        """The rule of :meth:`fit`: ``Xs`` checked, in the form given (TensorMultiViewRKM's rule)."""
-        return TensorMultiViewRKM(view_sizes=self.view_sizes)._checked_form(Xs)
+        """The rule of :meth:`fit`: ``Xs`` checked and parsed into its views, once (:func:`~rkmlearn.models.tensor.parse_views`)."""
+        return parse_views(Xs, self.view_sizes)
 
     def _plan(self, Xs, y_index):
         base = clone(self._base()).set_params(view_sizes=None)
@@ -147,7 +143,7 @@ class CommitteeRKM(ClassifierMixin, BaseEstimator):
         ``Xs``: a list of views, or one array (one view, or the views' column blocks with
         ``view_sizes``).
         """
-        Xs, single = self._as_views(Xs, check=False)
+        Xs, single = parse_views(Xs, self.view_sizes, check=False)  # parsed by the rule: returned as is
         self.classes_, y_index = check_class_labels(y, Xs[0].shape[0], type(self).__name__, samples_name="Xs")
         y = self.classes_[y_index]  # 1-D labels (a column vector given: scikit-learn's warning, then this)
         plan = self._plan(Xs, y_index)
@@ -183,7 +179,7 @@ class CommitteeRKM(ClassifierMixin, BaseEstimator):
             # one array, as in fit: scikit-learn's wording for a wrong number of columns
             Xs, checked = check_array(Xs, "X"), True
             check_n_features(Xs, self.n_features_in_, "X", estimator_name=self)
-        Xs, _ = self._as_views(Xs, check=not checked)
+        Xs, single = parse_views(Xs, self.view_sizes, check=not checked)
         if len(Xs) != self.n_views_:
             raise ValueError(
                 f"Xs has {len(Xs)} view(s) but the committee was fitted on {self.n_views_}; pass a list of "
@@ -196,12 +192,12 @@ class CommitteeRKM(ClassifierMixin, BaseEstimator):
         for v, (got, want) in enumerate(zip(widths, expected)):
             if got != want:
                 check_n_features(Xs[v], want, f"Xs[{v}]", estimator_name=self)
-        return Xs
+        return ParsedViews(Xs, single)
 
     @validate(Xs=checked_by("_check_views_in"))
     def decision_function(self, Xs):
         """Weighted sum of the members' outputs, (n,) for two classes, else (n, m)."""
-        Xs = self._as_views(Xs, check=False)[0]
+        Xs = parse_views(Xs, self.view_sizes, check=False).views
         F = sum(b * out for b, out in zip(self.weights_, self._member_outputs(Xs)))
         return F[:, 0] if F.shape[1] == 1 else F
 

@@ -94,9 +94,15 @@ class KPCA(ClassNamePrefixFeaturesOutMixin, LatentModel):
     __init__ = estimator_init({"n_components": 2},
                               {**ONE_VIEW_DEFAULTS, **level_defaults("rescale", "rotate"), "random_state": None})
 
-    @validate(X=array(dask=True))  # a Dask array is streamed by the primal level
+    @validate(X=array(dask=True, memmap=True))  # a Dask array (or a large memmap) is streamed by the primal level
     def fit(self, X, y=None):
-        """Fit the model to ``X`` of shape (n_samples, n_features), ``n_samples >= 2``; returns self."""
+        """Fit the model to ``X`` of shape (n_samples, n_features), ``n_samples >= 2``; returns self.
+
+        Fitting one instance from two threads at once leaves the state of one of the fits, never a mix
+        (the attributes are built on a copy and published together); fit clones to keep both."""
+        return self._fit_atomically(KPCA._fit, X)
+
+    def _fit(self, X):
         check_kernel_or_feature_map(self.kernel, self.kernel_params, self.feature_map, self.setting)
         explicit = self.feature_map is not None
         view = View(kernel=None if explicit else self.kernel, feature_map=self.feature_map,

@@ -10,13 +10,14 @@ for the Part III classifiers.
 
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin
 
 from .._validation import check_two_samples, primal_needs_features
 from ..base import level_options
 from ..level import solve_level
-from ..solvers.eigen import rank_tolerance
 from ..solvers.linear import SymmetricSolver
 from ..views import STREAM_BYTES, View, row_chunks
 
@@ -65,6 +66,16 @@ class LatentModel(TransformerMixin, BaseEstimator):
     ``n_components``, ``random_state``), builds its views and calls :meth:`_fit_views`.
     """
 
+    def _fit_atomically(self, fit, *args):
+        """``fit(copy, *args)`` on a shallow copy of this estimator, then its attributes published in one
+        ``__dict__`` update: two threads fitting one instance leave the state of one fit (the last to
+        finish), never one fit's ``n_features_in_`` beside the other's ``views_``. Fitting clones
+        (``sklearn.base.clone``) in parallel is still the way to get both fits."""
+        scratch = copy.copy(self)
+        fit(scratch, *args)
+        self.__dict__.update(scratch.__dict__)
+        return self
+
     def _fit_views(self, views, Xs, names):
         """Fit ``views`` on ``Xs`` through the level and keep what inference needs."""
         options = level_options(self)
@@ -89,7 +100,7 @@ class LatentModel(TransformerMixin, BaseEstimator):
 
     def _factor_gammas(self, level):
         """Factor ``Gamma`` once, for the latent map; returns the singularity floor used."""
-        floor = rank_tolerance(self.H_.shape[0]) * float(self.eigenvalues_[0])
+        floor = level.singular_floor
         self._gamma_solver = SymmetricSolver(self.Gamma_, "Gamma", floor=floor)
         return floor
 

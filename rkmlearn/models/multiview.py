@@ -14,7 +14,7 @@ from numbers import Integral
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
-from .._validation import check_scalar_range, checked_by, validate, views
+from .._validation import check_array, check_scalar_range, checked_by, validate, views
 from ..base import LEVEL_DEFAULTS, estimator_init
 from ..preimage import kernel_smoother
 from ..solvers.linear import SymmetricSolver
@@ -129,7 +129,13 @@ class MultiViewKPCA(LatentModel):
         Returns
         -------
         self : MultiViewKPCA
+
+        Fitting one instance from two threads at once leaves the state of one of the fits, never a mix
+        (the attributes are built on a copy and published together); fit clones to keep both.
         """
+        return self._fit_atomically(MultiViewKPCA._fit, Xs)
+
+    def _fit(self, Xs):
         if self.preimage_top_k is not None:
             check_scalar_range(self.preimage_top_k, "preimage_top_k", low=1, high=Xs[0].shape[0], low_inclusive=True,
                                integer=True)
@@ -255,6 +261,23 @@ class MultiViewKPCA(LatentModel):
             return self._preimage(target, h), h
 
         return impute
+
+    def decode(self, H, view):
+        """Map hidden features ``H`` (m, n_components) of any origin to the inputs of view ``view``.
+
+        ``phi_{v,c} = U_v h``, then the pre-image: exact for identity feature maps (linear kernel,
+        ``IdentityFeatures``), else the kernel smoother :eq:`eq-kernel-smoother` (with
+        ``preimage_top_k``). What :meth:`predict_view` does after it has found ``h``; a generative
+        model (:class:`~rkmlearn.models.generative.GenerativeRKM`) calls it on sampled ``h``.
+        """
+        check_is_fitted(self, "H_")
+        if isinstance(view, (bool, np.bool_)) or not isinstance(view, Integral) or not 0 <= view < self.n_views_:
+            raise ValueError(f"view={view!r} is not a view index; use an int in [0, {self.n_views_ - 1}].")
+        H = check_array(H, "H")
+        if H.shape[1] != self.H_.shape[1]:
+            raise ValueError(f"H has {H.shape[1]} columns but the model has n_components={self.H_.shape[1]}; "
+                             "pass one row of hidden features per point to decode.")
+        return self._preimage(int(view), H)
 
     def _preimage(self, v, h):
         """Map imputed hidden features ``h`` to the input space of view ``v``."""

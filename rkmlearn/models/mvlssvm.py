@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.utils.validation import check_is_fitted
 
-from .._validation import (check_array, check_class_labels, check_n_features, check_option, check_scalar_range,
+from .._validation import (check_class_labels, check_option, check_scalar_range,
                            checked_by, validate)
 from ..base import estimator_init
 from ..solvers.linear import BorderedSolver
 from .coding import CODINGS, decode_outputs, encode_labels, output_codebook
-from .tensor import TensorMultiViewRKM
+from .tensor import TensorMultiViewRKM, parse_views, tensor_views
 
 __all__ = ["MultiViewLSSVM"]
 
@@ -59,6 +58,10 @@ class MultiViewLSSVM(ClassifierMixin, BaseEstimator):
         ``b_v`` per view and output.
     views_ : list of View
     n_views_ : int
+    n_features_in_ : list of int or int
+        Columns per view; an int (all columns) when ``fit`` was given one array.
+    feature_names_in_ : ndarray of str
+        The columns of ``Xs`` when ``fit`` was given one DataFrame (scikit-learn's convention).
 
     Examples
     --------
@@ -72,15 +75,18 @@ class MultiViewLSSVM(ClassifierMixin, BaseEstimator):
 
     __init__ = estimator_init({"kernels": None}, {"gamma": 1.0, "rho": 0.0, "coding": "ova", "view_sizes": None})
 
-    def _shape(self):
-        return TensorMultiViewRKM(kernels=self.kernels, view_sizes=self.view_sizes)
+    def _checked_form(self, Xs):
+        """The rule of :meth:`fit`: ``Xs`` checked and parsed into its views, once (:func:`~rkmlearn.models.tensor.parse_views`)."""
+        return parse_views(Xs, self.view_sizes)
 
     def _coupling(self, n_views):
         """``G^{-1}``: ``G_vv = gamma_v``, ``G_vu = 2 rho``, checked positive definite."""
-        gamma = check_array(np.atleast_1d(np.asarray(self.gamma, dtype=object)).tolist(), "gamma", ensure_2d=False)
-        if gamma.shape not in ((1,), (n_views,)) or np.any(gamma <= 0):
+        given = self.gamma if isinstance(self.gamma, (list, tuple, np.ndarray)) else [self.gamma]
+        if np.ndim(given) != 1 or len(given) not in (1, n_views):
             raise ValueError(f"gamma must be a positive number or {n_views} positive numbers (one per view); "
                              f"got {self.gamma!r}.")
+        # each entry a real number > 0: strings ("1"), booleans and None are rejected as for rho
+        gamma = np.array([check_scalar_range(g, "gamma", low=0.0) for g in given])
         rho = check_scalar_range(self.rho, "rho", low=0.0, low_inclusive=True)
         G = np.full((n_views, n_views), 2.0 * rho)
         G[np.diag_indices(n_views)] = np.broadcast_to(gamma, (n_views,))
@@ -89,7 +95,7 @@ class MultiViewLSSVM(ClassifierMixin, BaseEstimator):
                              f"for rho={rho:g}, gamma={self.gamma!r}: decrease rho (below gamma / 2 for equal gamma).")
         return np.linalg.inv(G)
 
-    @validate(Xs=lambda Xs, name, arguments: arguments["self"]._shape()._checked_form(Xs))
+    @validate(Xs=checked_by("_checked_form"))
     def fit(self, Xs, y):
         """Solve :eq:`eq-tensor-mvlssvm-system` for every output with one factorisation.
 
@@ -103,15 +109,16 @@ class MultiViewLSSVM(ClassifierMixin, BaseEstimator):
         self
         """
         check_option(self.coding, "coding", CODINGS)
-        shape = self._shape()
-        Xs, _ = shape._as_views(Xs, check=False)
+        Xs, single = parse_views(Xs, self.view_sizes, check=False)  # parsed by the rule: returned as is
         n, V = Xs[0].shape[0], len(Xs)
         Ginv = self._coupling(V)
         self.classes_, y_index = check_class_labels(y, n, type(self).__name__, samples_name="Xs")
         self.codebook_ = output_codebook(len(self.classes_), self.coding)
         Y = encode_labels(y_index, self.codebook_)
-        self.views_ = [view.fit(X, name=f"Xs[{v}]", centre=False) for v, (view, X) in enumerate(zip(shape._make_views(V), Xs))]
+        self.views_ = [view.fit(X, name=f"Xs[{v}]", centre=False) for v, (view, X) in enumerate(zip(tensor_views(self.kernels, None, V), Xs))]
         self.n_views_ = V
+        # as TensorMultiViewRKM: one array given, scikit-learn's int; a list of views, one int per view
+        self.n_features_in_ = sum(X.shape[1] for X in Xs) if single else [X.shape[1] for X in Xs]
         M = np.kron(Ginv, np.eye(n))  # e = (G^{-1} kron I) (y (.) alpha)
         for v, view in enumerate(self.views_):
             M[v * n:(v + 1) * n, v * n:(v + 1) * n] += view.gram()
@@ -122,20 +129,13 @@ class MultiViewLSSVM(ClassifierMixin, BaseEstimator):
         self.intercept_ = b
         return self
 
-    def _check_views_in(self, Xs):
-        """The rule of the inference methods: a fitted model, one view per training view, their columns."""
-        check_is_fitted(self, "dual_coef_")
-        Xs, _ = self._shape()._as_views(Xs)
-        if len(Xs) != self.n_views_:
-            raise ValueError(f"Xs has {len(Xs)} view(s) but the model was fitted on {self.n_views_}; pass one "
-                             "array per view, in the order used in fit.")
-        for v, (view, X) in enumerate(zip(self.views_, Xs)):
-            check_n_features(X, view.n_features_in_, f"Xs[{v}]", estimator_name=self)
-        return Xs
+    #: The rule of the inference methods, TensorMultiViewRKM's: a fitted model, one view per training
+    #: view, their columns (one array: scikit-learn's "X has 1 features, but ... is expecting 4").
+    _check_views_in = TensorMultiViewRKM._check_views_in
 
     def _outputs(self, Xs):
         """Mean of the views' outputs (n, m) of validated views."""
-        Xs, _ = self._shape()._as_views(Xs, check=False)
+        Xs = parse_views(Xs, self.view_sizes, check=False).views
         F = sum(view.kernel_rows(X) @ self.dual_coef_[v] for v, (view, X) in enumerate(zip(self.views_, Xs)))
         return (F + self.intercept_.sum(axis=0)) / self.n_views_
 

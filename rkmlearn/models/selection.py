@@ -162,7 +162,11 @@ class SimulatedAnnealingSearch(BaseEstimator):
         estimator = clone(self.estimator).set_params(**params)
         return point, cv_accuracy(estimator, Xs, y, cv=self.cv, random_state=seed, n_jobs=self.n_jobs)
 
-    @validate()  # the data are checked below, once; the candidates' fits trust them
+    def _check_fit_data(self, arguments):
+        """The rule of :meth:`fit` (the candidates' fits trust what it returns): the data and ``cv``."""
+        arguments["Xs"], arguments["y"], _ = _check_data(arguments["Xs"], arguments["y"], self.cv)
+
+    @validate(then="_check_fit_data")
     def fit(self, Xs, y):
         """Run the annealing on ``(Xs, y)`` and refit the best candidate on all of it.
 
@@ -176,7 +180,6 @@ class SimulatedAnnealingSearch(BaseEstimator):
         check_scalar_range(self.cooling, "cooling", low=0.0, high=1.0)
         rng = check_random_state(self.random_state)
         seed = int(rng.randint(np.iinfo(np.int32).max))
-        Xs, y, _ = _check_data(Xs, y, self.cv)
         u = np.full(len(bounds), 0.5)
         point, score = self._score(u, bounds, Xs, y, seed)
         best = (point, score)

@@ -12,20 +12,22 @@ code (:mod:`rkmlearn.models.coding`) together.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted
 
 from .. import _blas
+from .._symmetric import finish_upper_tiles
 from .._validation import (check_array, check_bool, check_class_labels, check_n_features, check_option,
                            check_scalar_range, check_views, checked_by, primal_needs_features, validate)
 from ..base import estimator_init
-from ..kernels.zoo import _finish_upper_tiles
 from ..solvers.linear import BorderedSolver, SymmetricSolver
 from .latent import make_views
 from .coding import CODINGS, decode_outputs, encode_labels, output_codebook
 
-__all__ = ["TensorMultiViewRKM", "coupled_kernel", "DECISIONS"]
+__all__ = ["TensorMultiViewRKM", "coupled_kernel", "DECISIONS", "ParsedViews", "parse_views", "tensor_views"]
 
 #: The decision rules: eq. (15) ``"add"`` (the training kernel) and eq. (17) ``"mean"`` (beta = 1/V).
 DECISIONS = ("add", "mean")
@@ -122,7 +124,7 @@ def _coupled_system(views, rho, eta, lam):
         K = coupled_kernel((block(rows, cols) for block in blocks), rho, overwrite=True)
         np.divide(K, eta, out=tile)
 
-    M = _finish_upper_tiles(np.empty((n, n)), finish, tile=_TILE)
+    M = finish_upper_tiles(np.empty((n, n)), finish, tile=_TILE)
     M[np.diag_indices(n)] += lam
     return M
 
@@ -133,6 +135,71 @@ def _is_2d_list(X):
         return isinstance(X, (list, tuple)) and np.ndim(X) == 2
     except ValueError:  # ragged: let check_views report it
         return True
+
+
+class ParsedViews(NamedTuple):
+    """Views parsed once, by the rule of a public method (:func:`parse_views`): the list of 2-D
+    arrays and whether ONE array was given (scikit-learn's form; ``n_features_in_`` is then an int)."""
+
+    views: list
+    single: bool
+
+
+def _check_view_sizes(sizes):
+    """``view_sizes`` checked: None, or a list of positive ints."""
+    if sizes is None:
+        return None
+    if not isinstance(sizes, (list, tuple)) or not sizes or any(
+            isinstance(d, bool) or not isinstance(d, (int, np.integer)) or d < 1 for d in sizes):
+        raise ValueError(f"view_sizes must be a list of positive integers (columns per view) or None; got {sizes!r}.")
+    return [int(d) for d in sizes]
+
+
+def parse_views(Xs, view_sizes=None, name="Xs", *, check=True):
+    """The views of the Part III classifiers' input, as :class:`ParsedViews` (the one parser of their ``Xs``).
+
+    A list / tuple of arrays (objects with a ``shape``) or of nested lists of rows is the views
+    (each must be 2-D: a 1-D view is reported as such, not read as the rows of one X). Anything
+    else is one 2-D array: one view (the RKM classifier), or, with ``view_sizes``, its column blocks
+    (what scikit-learn's CV tools pass around); a list holding that one array is split the same
+    way. ``view_sizes`` never goes unused: views whose widths it does not describe are an error.
+    ``check=False``: the arrays were checked already (a nested call); a :class:`ParsedViews`
+    (parsed by the rule of the public method) is returned as it is.
+    """
+    if isinstance(Xs, ParsedViews):
+        return Xs
+    sizes = _check_view_sizes(view_sizes)
+    if isinstance(Xs, (list, tuple)) and len(Xs) == 0:
+        raise ValueError(f"{name} is an empty list; pass a list of 2-D arrays, one per view (or one 2-D array).")
+    if isinstance(Xs, (list, tuple)) and all(hasattr(X, "shape") or _is_2d_list(X) for X in Xs):
+        views = check_views(Xs, name) if check else list(Xs)
+        widths = [X.shape[1] for X in views]
+        if sizes is None or widths == sizes:
+            return ParsedViews(views, False)
+        if len(views) == 1 and sum(sizes) == widths[0]:  # [np.hstack(Xs)]: split like np.hstack(Xs)
+            return ParsedViews(np.split(views[0], np.cumsum(sizes)[:-1], axis=1), False)
+        raise ValueError(
+            f"view_sizes={sizes} does not describe {name}: its {len(views)} view(s) have {widths} columns. "
+            f"Pass view_sizes={widths} (or None) with a list of views, or one array np.hstack({name}) "
+            f"with view_sizes giving its column blocks."
+        )
+    X = check_array(Xs, "X") if check else Xs
+    if sizes is None:
+        return ParsedViews([X], True)
+    if sum(sizes) != X.shape[1]:
+        raise ValueError(
+            f"view_sizes sum to {sum(sizes)} columns but X has {X.shape[1]}; give the number of columns of "
+            "each view, in order, e.g. view_sizes=[76, 216, 64, 240, 47, 6] for np.hstack(mfeat views)."
+        )
+    return ParsedViews(np.split(X, np.cumsum(sizes)[:-1], axis=1), True)
+
+
+def tensor_views(kernels, feature_maps, n_views):
+    """One unfitted View per view (a single str / Kernel serves every view); the per-view checks are
+    :func:`~rkmlearn.models.latent.make_views`'s."""
+    if kernels is not None and not isinstance(kernels, (list, tuple)):
+        kernels = [kernels] * n_views  # one kernel for every view
+    return make_views(kernels, feature_maps, n_views)
 
 
 class TensorMultiViewRKM(ClassifierMixin, BaseEstimator):
@@ -226,61 +293,9 @@ class TensorMultiViewRKM(ClassifierMixin, BaseEstimator):
         check_option(self.coding, "coding", CODINGS)
         check_bool(self.fit_intercept, "fit_intercept")
 
-    def _view_sizes(self):
-        """``view_sizes`` checked: None, or a list of positive ints."""
-        sizes = self.view_sizes
-        if sizes is None:
-            return None
-        if not isinstance(sizes, (list, tuple)) or not sizes or any(
-                isinstance(d, bool) or not isinstance(d, (int, np.integer)) or d < 1 for d in sizes):
-            raise ValueError(f"view_sizes must be a list of positive integers (columns per view) or None; got {sizes!r}.")
-        return [int(d) for d in sizes]
-
-    def _as_views(self, Xs, name="Xs", *, check=True):
-        """A list of views and whether ONE array was given (``check=False``: inputs checked already).
-
-        A list / tuple of arrays (objects with a ``shape``) or of nested lists of rows is the views
-        (each must be 2-D: a 1-D view is reported as such, not read as the rows of one X). Anything else is one 2-D array: one
-        view (the RKM classifier), or, with ``view_sizes``, its column blocks (what scikit-learn's CV
-        tools pass around); a list holding that one array is split the same way. ``view_sizes`` never
-        goes unused: views whose widths it does not describe are an error.
-        """
-        sizes = self._view_sizes()
-        if isinstance(Xs, (list, tuple)) and len(Xs) == 0:
-            raise ValueError(f"{name} is an empty list; pass a list of 2-D arrays, one per view (or one 2-D array).")
-        if isinstance(Xs, (list, tuple)) and all(hasattr(X, "shape") or _is_2d_list(X) for X in Xs):
-            views = check_views(Xs, name) if check else list(Xs)
-            widths = [X.shape[1] for X in views]
-            if sizes is None or widths == sizes:
-                return views, False
-            if len(views) == 1 and sum(sizes) == widths[0]:  # [np.hstack(Xs)]: split like np.hstack(Xs)
-                return np.split(views[0], np.cumsum(sizes)[:-1], axis=1), False
-            raise ValueError(
-                f"view_sizes={sizes} does not describe {name}: its {len(views)} view(s) have {widths} columns. "
-                f"Pass view_sizes={widths} (or None) with a list of views, or one array np.hstack({name}) "
-                f"with view_sizes giving its column blocks."
-            )
-        X = check_array(Xs, "X") if check else Xs
-        if sizes is None:
-            return [X], True
-        if sum(sizes) != X.shape[1]:
-            raise ValueError(
-                f"view_sizes sum to {sum(sizes)} columns but X has {X.shape[1]}; give the number of columns of "
-                "each view, in order, e.g. view_sizes=[76, 216, 64, 240, 47, 6] for np.hstack(mfeat views)."
-            )
-        return np.split(X, np.cumsum(sizes)[:-1], axis=1), True
-
-    def _make_views(self, n_views):
-        """One unfitted View per view; the per-view checks are :func:`~rkmlearn.models.latent.make_views`'s."""
-        kernels = self.kernels
-        if kernels is not None and not isinstance(kernels, (list, tuple)):
-            kernels = [kernels] * n_views  # one kernel for every view
-        return make_views(kernels, self.feature_maps, n_views)
-
     def _checked_form(self, Xs):
-        """The rule of :meth:`fit`: ``Xs`` checked, in the form given (a list of views, or one array)."""
-        views, single = self._as_views(Xs)
-        return views if not single else (views[0] if len(views) == 1 else np.hstack(views))
+        """The rule of :meth:`fit`: ``Xs`` checked and parsed into its views, once (:func:`parse_views`)."""
+        return parse_views(Xs, self.view_sizes)
 
     # -- fit -----------------------------------------------------------------------------------
     @validate(Xs=checked_by("_checked_form"))
@@ -298,13 +313,13 @@ class TensorMultiViewRKM(ClassifierMixin, BaseEstimator):
         self : TensorMultiViewRKM
         """
         self._check_params()
-        Xs, single = self._as_views(Xs, check=False)
+        Xs, single = parse_views(Xs, self.view_sizes, check=False)  # parsed by the rule already: returned as is
         n = Xs[0].shape[0]
         self.classes_, y_index = check_class_labels(y, n, type(self).__name__, samples_name="Xs")
         self.codebook_ = output_codebook(len(self.classes_), self.coding)
         Y = encode_labels(y_index, self.codebook_)
         self.views_ = [view.fit(X, name=f"Xs[{v}]", centre=False)  # uncentred: eq. (12) has bias rows
-                       for v, (view, X) in enumerate(zip(self._make_views(len(Xs)), Xs))]
+                       for v, (view, X) in enumerate(zip(tensor_views(self.kernels, self.feature_maps, len(Xs)), Xs))]
         self.n_views_ = len(Xs)
         # one array given: scikit-learn's int; a list of views: one int per view
         self.n_features_in_ = sum(X.shape[1] for X in Xs) if single else [X.shape[1] for X in Xs]
@@ -330,7 +345,7 @@ class TensorMultiViewRKM(ClassifierMixin, BaseEstimator):
     def _check_views_in(self, Xs):
         """The rule of the inference methods: a fitted model, the views with their training columns."""
         check_is_fitted(self, "dual_coef_")
-        Xs, single = self._as_views(Xs)
+        Xs, single = parse_views(Xs, self.view_sizes)
         if len(Xs) != self.n_views_:
             raise ValueError(
                 f"Xs has {len(Xs)} view(s) but the model was fitted on {self.n_views_}; pass a list of "
@@ -342,7 +357,7 @@ class TensorMultiViewRKM(ClassifierMixin, BaseEstimator):
             names = ["X"] if single else [f"Xs[{v}]" for v in range(len(Xs))]
         for name, view, X in zip(names, self.views_, Xs):
             check_n_features(X, view.n_features_in_, name, estimator_name=self)
-        return Xs
+        return ParsedViews(Xs, single)
 
     def _outputs(self, Xs):
         """Output values (n, m) of validated views: :eq:`eq-tensor-decision-add` / :eq:`eq-tensor-decision-mean`."""
@@ -366,13 +381,13 @@ class TensorMultiViewRKM(ClassifierMixin, BaseEstimator):
         ``"add"``: :eq:`eq-tensor-decision-add`; ``"mean"``: :eq:`eq-tensor-decision-mean`. For
         ``coding="ova"`` column ``l`` scores class ``classes_[l]``; for ``"moc"`` it is bit ``l``.
         """
-        F = self._outputs(self._as_views(Xs, check=False)[0])
+        F = self._outputs(parse_views(Xs, self.view_sizes, check=False).views)
         return F[:, 0] if F.shape[1] == 1 else F
 
     @validate(Xs=checked_by("_check_views_in"))
     def predict(self, Xs):
         """Class of the nearest codeword to the outputs (:func:`~rkmlearn.models.coding.decode_outputs`)."""
-        F = self._outputs(self._as_views(Xs, check=False)[0])
+        F = self._outputs(parse_views(Xs, self.view_sizes, check=False).views)
         return self.classes_[decode_outputs(F, self.codebook_)]
 
     # -- primal side ---------------------------------------------------------------------------
@@ -420,9 +435,9 @@ class TensorMultiViewRKM(ClassifierMixin, BaseEstimator):
         in every view and, for ``decision="add"`` with ``rho > 0``, a model tensor of at most
         ``max_tensor_size`` entries.
         """
-        Xs = self._as_views(Xs, check=False)[0]
+        Xs = parse_views(Xs, self.view_sizes, check=False).views
         w, W = self.primal_weights(max_tensor_size=max_tensor_size)
-        Phis = [view.feature_map_.transform(X) for view, X in zip(self.views_, Xs)]
+        Phis = [view.chunk_features(X) for view, X in zip(self.views_, Xs)]  # the map's output checked
         per_view = sum(Phi @ wv for Phi, wv in zip(Phis, w))
         if self.decision == "mean":
             F = per_view / self.n_views_

@@ -13,10 +13,11 @@ from __future__ import annotations
 import numpy as np
 import scipy.linalg
 
-from .._validation import check_array, validate
-from .eigen import check_symmetric_matrix, exactly_symmetric, flip_signs, top_eigenpairs
+from .._symmetric import check_symmetric_matrix, exactly_symmetric
+from .._validation import array, check_array, validate
+from .eigen import flip_signs, top_eigenpairs
 
-__all__ = ["check_metric", "reduce_generalized", "back_substitute", "generalized_eigenpairs"]
+__all__ = ["check_metric", "metric_factor", "reduce_generalized", "back_substitute", "generalized_eigenpairs"]
 
 
 def check_metric(B, n, name="B"):
@@ -25,10 +26,15 @@ def check_metric(B, n, name="B"):
     ValueError naming ``name`` for a wrong shape, an asymmetric, non-finite or not positive definite
     matrix.
     """
-    B = check_array(B, name)
+    return metric_factor(check_array(B, name), n, name)
+
+
+def metric_factor(B, n, name="B"):
+    """:func:`check_metric` of a checked array ``B``: its shape, the symmetry rule, and the Cholesky
+    factorisation (the first step of the work, which alone can tell positive definiteness)."""
     if B.shape != (n, n):
         raise ValueError(f"{name} must be ({n}, {n}), the size of the eigenproblem's matrix; got {B.shape}.")
-    B = exactly_symmetric(B, name)  # validated just above: the symmetry rule only, not a second check_array
+    B = exactly_symmetric(B, name)  # B is a checked array: the symmetry rule only, not a second check_array
     try:
         L = scipy.linalg.cholesky(B, lower=True, check_finite=False)
     except np.linalg.LinAlgError as exc:
@@ -52,7 +58,7 @@ def back_substitute(L, Y):
     return scipy.linalg.solve_triangular(L, Y, lower=True, trans="T", check_finite=False)
 
 
-@validate()  # A and B are checked below, once; the solvers it calls then trust them
+@validate(A=lambda A, name, arguments: check_symmetric_matrix(A, name), B=array())  # the solvers trust them
 def generalized_eigenpairs(A, B, n_components, solver="auto", *, random_state=0):
     """The ``n_components`` largest eigenpairs of ``A x = lambda B x``, ``B`` SPD, largest first.
 
@@ -74,9 +80,17 @@ def generalized_eigenpairs(A, B, n_components, solver="auto", *, random_state=0)
     (array([1.]), array([[0.],
            [1.]]))
     """
-    A = check_symmetric_matrix(A, "A")
-    _, L = check_metric(B, A.shape[0])
-    reduced = reduce_generalized(A, L)
+    _, L = metric_factor(B, A.shape[0])
+    with np.errstate(over="ignore", invalid="ignore"):
+        reduced = reduce_generalized(A, L)
+    if not np.isfinite(reduced).all():
+        # e.g. A * 1e300 with B * 1e-300: the eigenvalues themselves lie beyond the float64 range
+        raise ValueError(
+            "the eigenvalues of A x = lambda B x overflow float64: the reduced matrix L^-1 A L^-T (B = L L^T) "
+            f"holds inf or NaN (max|A| = {np.abs(A).max():.3g}, smallest diagonal entry of L = "
+            f"{np.abs(np.diag(L)).min():.3g}). Rescale: solve with A / c (or B * c) for a c that brings "
+            "max|A| / min eig(B) below about 1e300; the eigenvalues scale by 1 / c, the eigenvectors do not change."
+        )
     values, Y = top_eigenpairs(reduced, n_components, solver, check_rank=False, random_state=random_state,
                                symmetric=True)
     return values, flip_signs(back_substitute(L, Y))

@@ -38,6 +38,7 @@ class OptimiserResult:
 
 
 def check_run(fun, grad, max_iter, tol):
+    """The rules every optimiser shares: callable ``fun`` and ``grad``, ``max_iter >= 0``, ``tol >= 0``."""
     if not callable(fun):
         raise ValueError(f"fun must be a callable fun(X) -> float, got {type(fun).__name__}.")
     if not callable(grad):

@@ -16,8 +16,8 @@ import scipy.linalg
 from scipy.linalg import LinAlgError, LinAlgWarning
 from scipy.linalg.lapack import dgecon, dgetrs, dpocon, dpotrs, dpstrf
 
+from .._symmetric import max_asymmetry, mirror_lower, rank_tolerance, symmetrize_inplace
 from .._validation import array, square, validate
-from .eigen import _mirror_lower, max_asymmetry, rank_tolerance, symmetrize_inplace
 
 __all__ = ["SymmetricSolver", "BorderedSolver", "pivoted_cholesky"]
 
@@ -83,7 +83,7 @@ class SymmetricSolver:
             rcond = dpocon(self._cho[0], anorm, uplo="L")[0]
         except LinAlgError:  # not positive definite
             if in_place:  # M back from its untouched strict lower triangle and the saved diagonal
-                _mirror_lower(M)
+                mirror_lower(M)
                 M[np.diag_indices(M.shape[0])] = diagonal
             self._lu, rcond = _lu(M.T if in_place else M, anorm, overwrite=in_place)  # M^T = M
         smallest = rcond * anorm

@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from .._validation import check_option, check_scalar_range
+from .._validation import check_option, check_scalar_range, in_range, validate
 from .iteration import check_run, evaluate, evaluate_blocks, iterate
 from .line_search import LINE_SEARCH_FAILED, LineSearch, armijo_search, barzilai_borwein
 from .stiefel import (GEOMETRIES, _cayley_factors, _cayley_step, _polar, as_point, constraint_violation, move,
@@ -96,6 +96,11 @@ def _start_point(X0, blocks, update, adam):
 
 
 _SETTINGS = {"armijo", "shrink", "max_backtracks", "adam_learning_rate", "adam_betas", "adam_epsilon"}
+
+
+def _run_rules(arguments):
+    """The declared rule of :func:`cayley_adam` across parameters (:func:`~rkmlearn.solvers.iteration.check_run`)."""
+    check_run(arguments["fun"], arguments["grad"], arguments["max_iter"], arguments["tol"])
 
 
 def projected_gradient(fun, grad, X0, *, blocks=None, update=None, max_iter=2000, tol=1e-10, retraction="projection",
@@ -229,6 +234,9 @@ def _adam_step(rule, x, g, M, V, i, step):
     return x - rule.learning_rate * m_hat / (np.sqrt(v_hat) + rule.epsilon)
 
 
+@validate(X0=lambda value, name, arguments: as_point(value, name), learning_rate=in_range(low=0.0),
+          epsilon=in_range(low=0.0), q=in_range(low=0.0), betas=lambda value, name, arguments: _check_betas(value, name),
+          then=_run_rules)  # all before the start point's projection; a level's own call trusts its options
 def cayley_adam(fun, grad, X0, *, learning_rate=0.1, betas=(0.9, 0.999), max_iter=5000, tol=1e-8, epsilon=1e-8,
                 q=0.5, progress=False, callback=None):
     """Minimise ``fun`` over St(n, p) with Cayley-Adam (Li, Li & Todorovic, ICLR 2020).
@@ -276,12 +284,8 @@ def cayley_adam(fun, grad, X0, *, learning_rate=0.1, betas=(0.9, 0.999), max_ite
     ~rkmlearn.solvers.iteration.OptimiserResult
         ``history`` has ``n_iter + 1`` entries per key (the start point included).
     """
-    check_run(fun, grad, max_iter, tol)
     X = _polar(as_point(X0, "X0"))
-    check_scalar_range(learning_rate, "learning_rate", low=0.0)
-    check_scalar_range(epsilon, "epsilon", low=0.0)
-    check_scalar_range(q, "q", low=0.0)
-    b1, b2 = _check_betas(betas, "betas")
+    b1, b2 = betas
 
     f, G = evaluate(fun, grad, X)
     gnorm = float(np.linalg.norm(riemannian_gradient(X, G)))

@@ -58,7 +58,7 @@ from matplotlib.figure import Figure
 from .._validation import check_array
 
 __all__ = ["Ladder", "FrameExplorer", "encode_png", "reduce_colours", "snap", "format_bound",
-           "check_series", "tex_label", "FRAME_RC"]
+           "tex_label", "FRAME_RC"]
 
 #: rc parameters of every frame (on top of matplotlib's defaults). Fonts in points: at the frame
 #: width of 7.8 in shown at 780 px (100 dpi, no scaling in a 784 px column), 10 pt is 14 px
@@ -259,14 +259,6 @@ def _snap_artists(figure) -> None:
         # Limits computed from data (autoscaled, or set from a maximum) move every drawn point.
         ax.set_xlim(*snap(ax.get_xlim(), relative=log[0]), auto=None)
         ax.set_ylim(*snap(ax.get_ylim(), relative=log[1]), auto=None)
-
-
-def check_series(values, name):
-    """A 1-D float64 series (an explorer's training or test part), or a ValueError naming ``name``."""
-    values = check_array(values, name, ensure_2d=False)
-    if values.ndim != 1:
-        raise ValueError(f"{name} must be a 1-D series, got shape {values.shape}; pass a flat array.")
-    return values
 
 
 def format_bound(value: float, bound: float) -> str:

@@ -11,8 +11,8 @@ from __future__ import annotations
 import numpy as np
 
 from .. import RecurrentRKM
-from .._validation import check_scalar_range
-from ._base import FrameExplorer, Ladder, check_series
+from .._validation import check_scalar_range, check_series
+from ._base import FrameExplorer, Ladder
 
 __all__ = ["RecurrentAblationExplorer"]
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 import numpy as np
 
 from .. import MultiViewKPCA, NARForecaster
-from .._validation import check_scalar_range
+from .._validation import check_scalar_range, check_series
 from ..features import IdentityFeatures
-from ._base import FrameExplorer, Ladder, check_series, format_bound
+from ._base import FrameExplorer, Ladder, format_bound
 
 __all__ = ["RescalingExplorer"]
 

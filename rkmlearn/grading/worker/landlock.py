@@ -29,7 +29,7 @@ def _abi():
 
 
 def build_ruleset(read_dirs, list_dirs, read_files, rw_dirs, rw_files, allow_exec):
-    """A Landlock ruleset for the workers: ``(status string, ruleset descriptor or None)``.
+    """A Landlock ruleset for the workers: ``(status string, Ruleset or None)``.
 
     The zygote builds it once; each worker enforces it on itself (:func:`enforce`), in a
     domain of its own whose scopes (ABI 6: signals, abstract Unix sockets) shut out every
@@ -41,7 +41,6 @@ def build_ruleset(read_dirs, list_dirs, read_files, rw_dirs, rw_files, allow_exe
     import struct
 
     ctypes, libc, syscall, abi = _abi()
-    create, add_rule = _LANDLOCK_CREATE, _LANDLOCK_ADD_RULE
     if abi < 1:
         return f"unavailable ({os.strerror(ctypes.get_errno())})", None
     handled = (1 << 13) - 1
@@ -59,40 +58,60 @@ def build_ruleset(read_dirs, list_dirs, read_files, rw_dirs, rw_files, allow_exe
     if abi >= 6:
         attr += struct.pack("<Q", 0b11)  # scoped: abstract unix sockets and signals
     buf = ctypes.create_string_buffer(attr, len(attr))
-    ruleset = syscall(create, buf, ctypes.c_size_t(len(attr)), ctypes.c_uint32(0))
-    if ruleset < 0:
+    fd = syscall(_LANDLOCK_CREATE, buf, ctypes.c_size_t(len(attr)), ctypes.c_uint32(0))
+    if fd < 0:
         return f"unavailable ({os.strerror(ctypes.get_errno())})", None
-    read_dir = _READ_FILE | _READ_DIR
-    rw_dir = handled & ~(_MAKE_CHAR | _MAKE_SOCK | _MAKE_BLOCK | _EXECUTE)
-    rules = ([(p, read_dir) for p in read_dirs] + [(p, _READ_DIR) for p in list_dirs]
+    ruleset = Ruleset(fd, handled, abi)
+    rules = ([(p, _READ_FILE | _READ_DIR) for p in read_dirs] + [(p, _READ_DIR) for p in list_dirs]
              + [(p, _READ_FILE) for p in read_files]
-             + [(p, rw_dir) for p in rw_dirs]
+             + [(p, ruleset.read_write) for p in rw_dirs]
              + [(p, _FS_FILE_RIGHTS & ~_EXECUTE) for p in rw_files])
     for path, access in rules:
-        try:
-            fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
-        except OSError:
-            continue
-        is_dir = os.path.isdir(path)
-        access &= handled if is_dir else (handled & _FS_FILE_RIGHTS)
-        rule = ctypes.create_string_buffer(struct.pack("<Qi", access, fd), 12)
-        status = syscall(add_rule, ctypes.c_int(ruleset), ctypes.c_int(1), rule, ctypes.c_uint32(0))
-        os.close(fd)
-        if status != 0:
-            os.close(ruleset)
-            return f"unavailable (rule for {path}: {os.strerror(ctypes.get_errno())})", None
+        error = ruleset.allow(path, access)
+        if error is not None:
+            ruleset.close()
+            return f"unavailable ({error})", None
     return f"on (ABI {abi})", ruleset
 
 
+class Ruleset:
+    """A Landlock ruleset descriptor and the rights it handles."""
+
+    def __init__(self, fd, handled, abi):
+        self.fd, self.handled, self.abi = fd, handled, abi
+        self.read_write = handled & ~(_MAKE_CHAR | _MAKE_SOCK | _MAKE_BLOCK | _EXECUTE)
+
+    def allow(self, path, access):
+        """Add a rule: ``access`` beneath ``path`` (a missing path is skipped). Returns None,
+        or why the kernel refused. The descriptor is shared by every fork of the zygote: a
+        worker's own rule (its scratch tmpfs) stays in later workers' rulesets, for an inode
+        that is gone with that worker's mount namespace."""
+        import struct
+
+        ctypes, _, syscall, _ = _abi()
+        try:
+            fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
+        except OSError:
+            return None
+        access &= self.handled if os.path.isdir(path) else (self.handled & _FS_FILE_RIGHTS)
+        rule = ctypes.create_string_buffer(struct.pack("<Qi", access, fd), 12)
+        status = syscall(_LANDLOCK_ADD_RULE, ctypes.c_int(self.fd), ctypes.c_int(1), rule,
+                         ctypes.c_uint32(0))
+        os.close(fd)
+        return None if status == 0 else f"rule for {path}: {os.strerror(ctypes.get_errno())}"
+
+    def close(self):
+        if self.fd is not None:
+            os.close(self.fd)
+            self.fd = None
+
+
 def enforce(ruleset):
-    """Restrict this process (and its future children) with the zygote's Landlock ruleset;
-    the worker never runs unrestricted: it exits if the kernel refuses."""
+    """Restrict this process (and its future children) with the zygote's Landlock ruleset.
+    Returns None, or why the kernel refused (the worker then never runs)."""
     ctypes, libc, syscall, _ = _abi()
     if libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 or \
-            syscall(_LANDLOCK_RESTRICT, ctypes.c_int(ruleset), ctypes.c_uint32(0)) != 0:
-        sys.stderr.write(f"grader: Landlock refused the worker's domain "
-                         f"({os.strerror(ctypes.get_errno())})\n")
-        sys.stderr.flush()
-        os._exit(74)
-    os.close(ruleset)
-
+            syscall(_LANDLOCK_RESTRICT, ctypes.c_int(ruleset.fd), ctypes.c_uint32(0)) != 0:
+        return f"Landlock refused the worker's domain ({os.strerror(ctypes.get_errno())})"
+    ruleset.close()
+    return None

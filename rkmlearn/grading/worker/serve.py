@@ -36,23 +36,17 @@ def _describe(exc, submission_path):
             "exit_code": code if code is None or type(code) in (int, str) else repr(code)[:100]}
 
 
-def _array_leaves(tree, path=()):
-    import numpy as np
-
-    if isinstance(tree, np.ndarray):
-        yield path, tree
-    elif isinstance(tree, (list, tuple)):
-        for i, item in enumerate(tree):
-            yield from _array_leaves(item, path + (i,))
-    elif isinstance(tree, dict):
-        for key, item in tree.items():
-            yield from _array_leaves(item, path + (key,))
-
-
 def serve(sock, cfg, wire, violations):
-    import numpy as np
+    """Import the submission, then answer calls: the value, and every array argument as it is
+    after the call, so that the judge, not this process, says what the call changed.
 
-    path = cfg["submission"]
+    What the loop uses is bound before the submission runs: rebinding ``wire.send`` or
+    ``numpy.array_equal`` from student code changes nothing here (and the worker's word on
+    its arguments is never a verdict: the judge compares them with what it sent).
+    """
+    path, limit = cfg["submission"], cfg["max_message_bytes"]
+    send, recv, encode, decode = wire.send, wire.recv, wire.encode, wire.decode
+    leaves_of, describe, _tuple, _list = wire.array_leaves, _describe, tuple, list
     with open(path, "rb") as fh:  # read before the rules apply; no bytecode cache is consulted
         source = fh.read()
     module = type(sys)("submission")
@@ -62,37 +56,34 @@ def serve(sock, cfg, wire, violations):
     try:
         exec(compile(source, path, "exec"), module.__dict__)
     except BaseException as exc:
-        wire.send(sock, "import_error", {"error": _describe(exc, path), "violations": violations[:5]})
+        send(sock, "import_error", {"error": describe(exc, path), "violations": violations[:5]})
         return
     functions = sorted(k for k, v in vars(module).items() if callable(v) and not k.startswith("_"))
-    wire.send(sock, "ready", {"functions": functions[:1000], "violations": violations[:5]})
+    send(sock, "ready", {"functions": functions[:1000], "violations": violations[:5]})
     del violations[:]
     while True:
-        kind, body, blobs = wire.recv(sock, float("inf"), cfg["max_message_bytes"])
+        kind, body, blobs = recv(sock, float("inf"), limit)
         if kind != "call":
             return
         try:
-            args, kwargs = wire.decode(body["args"], blobs)
+            args, kwargs = decode(body["args"], blobs)
             target = getattr(module, body["name"])
         except BaseException as exc:
-            wire.send(sock, "raised", {"error": _describe(exc, path), "violations": []})
+            send(sock, "raised", {"error": describe(exc, path), "violations": []})
             continue
-        before = [(where, leaf, leaf.copy()) for where, leaf in _array_leaves((args, kwargs))]
+        # A tuple: a frame-walking submission can change the arrays (which the judge then
+        # sees), not which arrays are sent back.
+        leaves = _tuple(leaf for _, leaf in leaves_of((args, kwargs)))
         try:
             value = target(*args, **kwargs)
         except BaseException as exc:
-            wire.send(sock, "raised", {"error": _describe(exc, path), "violations": violations[:5]})
+            send(sock, "raised", {"error": describe(exc, path), "violations": violations[:5]})
             del violations[:]
             continue
-        changed = [[list(where), leaf] for where, leaf, copy in before
-                   if leaf.shape != copy.shape or leaf.dtype != copy.dtype
-                   or not np.array_equal(leaf, copy, equal_nan=True)]
         try:
-            tree, out = wire.encode({"value": value, "changed": changed})
+            tree, out = encode({"value": value, "after": _list(leaves)})
         except BaseException as exc:
-            wire.send(sock, "bad_return", {"error": _describe(exc, path),
-                                           "violations": violations[:5]})
+            send(sock, "bad_return", {"error": describe(exc, path), "violations": violations[:5]})
         else:
-            wire.send(sock, "returned", {"tree": tree, "violations": violations[:5]}, out)
+            send(sock, "returned", {"tree": tree, "violations": violations[:5]}, out)
         del violations[:]
-

@@ -18,13 +18,15 @@ inside the judge. Before any student code exists in the process (trusted phase),
    exercise's rules for student code (imports, files, processes, sockets, ctypes, tracing);
 6. tells the runner it is ready and waits for ``fork`` requests.
 
-For each request it forks an outer process, which enters a mount namespace of its own (mounts
-private) and forks the init (PID 1) of a new PID namespace; the init mounts a /proc of that
-namespace, drops every capability and forks the worker (PID 2): the worker sees its init and
-itself, no other process of the machine, and killing the init kills all it started. The worker
-re-arms the parent-death signal, limits its CPU time, enforces the Landlock ruleset in a domain
-of its own, refuses new processes unless the exercise allows them (seccomp), switches the audit
-hook on, imports the submission and answers ``call`` requests until ``bye``
+For each request it forks an outer process, which enters mount and IPC namespaces of its own
+(mounts private), puts a size-limited tmpfs over the scratch folder (the worker's files cost at
+most ``scratch_bytes`` and vanish with it) and forks the init (PID 1) of a new PID namespace;
+the init mounts a /proc of that namespace, drops every capability and forks the worker (PID 2):
+the worker sees its init and itself, no other process of the machine, and killing the init
+kills all it started. The worker re-arms the parent-death signal, limits its CPU time, enforces
+the Landlock ruleset in a domain of its own, loads the seccomp filter (:mod:`.seccomp`: no IPC
+object that outlives it, no memfd, no socket but AF_UNIX, no new process unless the exercise
+allows them), switches the audit hook on, imports the submission and answers ``call`` requests until ``bye``
 (:mod:`.serve`).
 """
 import json
@@ -49,14 +51,19 @@ def _worker(data_fd, init_pid, report, ruleset, cfg, wire, violations):
     cpu = int(cfg["cpu_seconds"]) + 1
     resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu))
     if ruleset is not None:
-        landlock.enforce(ruleset)
-    if not cfg["processes"]:
-        # No process of its own: a child started past the audit hook (_posixsubprocess runs
-        # no hook, its preexec_fn runs Python in the child) could compute unseen by the CPU
-        # count and the memory cap, which are per process. The kernel refuses the fork
-        # (seccomp; threads stay allowed), or, where seccomp cannot be set, RLIMIT_NPROC 0.
-        if seccomp.refuse_new_processes(cfg["seccomp_bindings"]) != "on":
-            resource.setrlimit(resource.RLIMIT_NPROC, (0, 0))
+        # The scratch folder is this worker's own tmpfs (when quotas work): a new inode.
+        error = ruleset.allow(cfg["scratch"], ruleset.read_write) or landlock.enforce(ruleset)
+        if error is not None:
+            _fail(report, error)
+    # The kernel refuses what no other wall covers (seccomp.install): IPC objects that outlive
+    # the worker, memory outside its address space (memfd), sockets but the wire's (AF_UNIX)
+    # and, unless the exercise allows them, processes: a child started past the audit hook
+    # (_posixsubprocess runs no hook) could compute unseen by the CPU count and the memory
+    # cap, which are per process. Where seccomp cannot be set, new processes are refused by
+    # RLIMIT_NPROC 0 (threads too, then).
+    if seccomp.install(cfg["seccomp_bindings"], cfg["processes"]) != "on" \
+            and not cfg["processes"]:
+        resource.setrlimit(resource.RLIMIT_NPROC, (0, 0))
     report.send(b"worker")  # stamped by the kernel with this process's PID in the zygote's view
     report.close()
     sock = socket.socket(fileno=data_fd)
@@ -79,8 +86,7 @@ def _init(data_fd, parent_pid, report, ruleset, cfg, wire, violations, own_proc)
     if own_proc:
         error = namespaces.mount_own_proc()
         if error is not None:
-            sys.stderr.write(f"grader: the worker's init: {error}\n")
-            os._exit(75)
+            _fail(report, f"the worker's init: {error}")
     set_capabilities(0)  # nothing for the worker to inherit
     _, libc = load_libc()
     libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)  # the worker cannot read this process's memory
@@ -98,7 +104,7 @@ def _init(data_fd, parent_pid, report, ruleset, cfg, wire, violations, own_proc)
             os._exit(code)
     os.close(data_fd)
     if ruleset is not None:
-        os.close(ruleset)
+        ruleset.close()
     while True:
         pid, status = os.waitpid(-1, 0)
         if pid == worker:
@@ -113,9 +119,10 @@ def _outer(data_fd, zygote_pid, report, ruleset, cfg, wire, violations, pid_name
     die_with_parent(zygote_pid)
     if pid_namespace is not None:
         error = namespaces.own_pid_namespace()
+        if error is None and cfg["scratch_quota"]:
+            error = namespaces.quota_scratch(cfg["scratch"], cfg["scratch_bytes"])
         if error is not None:
-            sys.stderr.write(f"grader: the worker's namespaces: {error}\n")
-            os._exit(75)
+            _fail(report, f"the worker's namespaces: {error}")
     me = os.getpid()
     init = os.fork()
     if init == 0:
@@ -131,7 +138,7 @@ def _outer(data_fd, zygote_pid, report, ruleset, cfg, wire, violations, pid_name
     os.close(data_fd)
     report.close()
     if ruleset is not None:
-        os.close(ruleset)
+        ruleset.close()
     _, status = os.waitpid(init, 0)
     if os.WIFSIGNALED(status):
         try:
@@ -140,6 +147,13 @@ def _outer(data_fd, zygote_pid, report, ruleset, cfg, wire, violations, pid_name
             pass  # SIGKILL and SIGSTOP have no handler to reset
         os.kill(os.getpid(), os.WTERMSIG(status))
     os._exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else 1)
+
+
+def _fail(report, why):
+    """The sandbox could not make this worker: say why on the report channel, which only the
+    sandbox's processes hold (a worker's own output could imitate any line), and exit."""
+    report.send(b"error " + why.encode("utf-8", "replace")[:1000])
+    os._exit(75)
 
 
 def _stamped(sock):
@@ -192,15 +206,18 @@ def _zygote_loop(ctrl, cfg, wire, violations, ruleset, pid_namespace):
                 os._exit(code)
         os.close(fds[0])
         child_report.close()
-        senders = {}
+        senders, why = {}, "its processes ended before it was ready"
         while b"worker" not in senders:
             data, sender = _stamped(report)
             if not data:
                 break  # the init and the worker are gone before the worker was ready
+            if data.startswith(b"error "):
+                why = data[6:].decode("utf-8", "replace")
+                break
             senders[data] = sender
         worker, init = senders.get(b"worker"), senders.get(b"init")
         ctrl.send(json.dumps({"op": "forked", "pid": worker, "init": init} if worker
-                             else {"op": "fork_failed"}).encode())
+                             else {"op": "fork_failed", "why": why}).encode())
         _, status = os.waitpid(pid, 0)
         report.setblocking(False)
         try:
@@ -224,6 +241,8 @@ def main(config_json):
     from .. import wire
 
     cfg["seccomp_bindings"] = seccomp.load_bindings()
+    layers["seccomp"] = ("on (libseccomp)" if cfg["seccomp_bindings"] is not None else
+                         "unavailable (no libseccomp bindings; processes: RLIMIT_NPROC 0)")
     # Root in a container may lack CAP_SYS_ADMIN: then there is nothing to keep (and the probe
     # below reports the namespaces refused).
     keep = NAMESPACE_CAPS & permitted_capabilities() \
@@ -247,9 +266,12 @@ def main(config_json):
                          f"{int(cfg['cpu_seconds']) + 1} s per test, files "
                          f"{cfg['file_bytes'] // 2**20} MiB")
     if use_namespaces:
-        layers["pid"], pid_namespace = namespaces.probe_pid_namespace()
+        layers["pid"], pid_namespace, no_quota = namespaces.probe_pid_namespace(
+            cfg["scratch"], cfg["scratch_bytes"])
     else:
-        layers["pid"], pid_namespace = "shared (off)", None
+        layers["pid"], pid_namespace, no_quota = "shared (off)", None, "the folder's disk (off)"
+    cfg["scratch_quota"] = no_quota is None
+    layers["scratch"] = no_quota or f"tmpfs of {cfg['scratch_bytes'] // 2**20} MiB per worker"
     if keep and pid_namespace is None:
         set_capabilities(0)  # no namespace to make: the zygote keeps nothing
     ruleset = None

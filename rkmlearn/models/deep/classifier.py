@@ -20,12 +20,13 @@ from ..._validation import (array, check_array, check_class_labels, check_n_feat
                             check_random_state, check_scalar_range, checked_by, validate)
 from ...base import estimator_init
 from ...kernels import make_kernel, squared_euclidean_distances
+from ...level import check_centred_gram
 from ...preimage import kernel_smoother
-from ...solvers.eigen import rank_tolerance
 from ...solvers.optimisers import Adam
 from ...views import View
 from .objective import DIFFERENTIABLE_KERNELS, deep_objective, mlp_forward
-from .training import check_levels, initial_classifier, initial_levels, joint_dkpca, median_distance, train
+from .training import (check_levels, distance_unit, initial_classifier, initial_levels, joint_dkpca, median_distance,
+                       train)
 
 __all__ = ["DeepRKMClassifier", "SMOOTHER_FRACTION"]
 
@@ -53,8 +54,9 @@ class DeepRKMClassifier(ClassifierMixin, TransformerMixin, BaseEstimator):
     ----------
     n_components : "auto", int or sequence of int, default="auto"
         ``s_j`` per level; its length is the number of levels ``L`` (an int: one level).
-        ``1 <= s_j <= n_samples - 1``. ``"auto"``: two levels of ``max(3, p - 1)`` components for
-        ``p`` classes, the book's ``(3, 3)`` for a binary problem (stored in ``n_components_``).
+        ``1 <= s_j <= n_samples - 1``. ``"auto"``: two levels of ``min(max(3, p - 1), n_samples - 1)``
+        components for ``p`` classes, the book's ``(3, 3)`` for a binary problem of at least 4 samples
+        (``(1, 1)`` for 2 samples; stored in ``n_components_``).
     kernels : str, Kernel, list or None, default=None
         Kernel of each level (one for all, or one per level). Levels ``j >= 2`` need a kernel
         whose gradient is coded: ``"rbf"`` or ``"linear"``. None: the book's choice (Chapter 9),
@@ -85,7 +87,11 @@ class DeepRKMClassifier(ClassifierMixin, TransformerMixin, BaseEstimator):
         training); ``"dkpca"``: the paper's deep KPCA, the minimiser of the joint unsupervised
         objective of all levels (:eq:`eq-deep-dkpca`, the classifier term off), by projected
         gradients started from the greedy levels; ``"dkpca-greedy"``: the levels one after the
-        other with :func:`~rkmlearn.level.solve_level` (level ``j`` the KPCA of ``H_{j-1}``).
+        other with :func:`~rkmlearn.level.solve_level` (level ``j`` the KPCA of ``H_{j-1}``; a linear
+        level with ``s_j < s_{j-1}`` is a tie, every ``s_j``-dimensional subspace of ``span(H_{j-1})``
+        being optimal, since its matrix ``H_{j-1} H_{j-1}^T`` has all nonzero eigenvalues 1: it takes
+        the leading ``s_j`` columns of ``H_{j-1}``, so the choice does not depend on rounding, on the
+        order of the samples or on the scale of ``X``).
         With linear deeper levels both are optimal (Chapter 9); an RBF deeper level makes the
         joint objective lower. A list of ``L`` arrays ``(n_samples, s_j)``: these levels (projected
         onto the Stiefel manifolds), e.g. the ``H_`` of one unsupervised fit shared by the ``p``
@@ -239,12 +245,7 @@ class DeepRKMClassifier(ClassifierMixin, TransformerMixin, BaseEstimator):
             level1_params = {**(level1_params or {}), "sigma": median}  # the paper's rule
         view = View(kernel=kernel_names[0], kernel_params=level1_params)
         K0_c = view.fit_centred_gram(X)
-        if np.abs(K0_c).max() <= rank_tolerance(n) * view.scale_:
-            raise ValueError(
-                f"X: the centred kernel matrix of level 1 ({view.description}) is zero to rounding, i.e. all "
-                "samples look alike in feature space (constant X, or kernel_params far outside the scale of "
-                "X). Check the data and the kernel parameters."
-            )
+        check_centred_gram(K0_c, view.scale_, f"X: the centred kernel matrix of level 1 ({view.description})")
         self.level_sigma_ = getattr(view.kernel_, "sigma", None)
         self.smoother_sigma_ = (SMOOTHER_FRACTION * median if self.smoother_sigma is None
                                 else float(self.smoother_sigma))
@@ -328,10 +329,14 @@ class DeepRKMClassifier(ClassifierMixin, TransformerMixin, BaseEstimator):
         smallest value (a factor per row, which the normalisation cancels), so far-away points do not
         underflow to zero weights.
         """
-        D = squared_euclidean_distances(X, self.X_fit_)
-        D -= D.min(axis=1, keepdims=True)
         # the smoother acts at prediction only: a bandwidth set after fit (set_params) is used as is
         sigma = self._check_smoother() or self.smoother_sigma_
+        unit = distance_unit(X, self.X_fit_)  # 1.0, or a power of two for X of extreme magnitude
+        if unit == 1.0:
+            D = squared_euclidean_distances(X, self.X_fit_)
+        else:  # distances and bandwidth in the unit: their squares stay in float64's range
+            D, sigma = squared_euclidean_distances(X / unit, self.X_fit_ / unit), sigma / unit
+        D -= D.min(axis=1, keepdims=True)
         weights = np.exp(-D / (2.0 * sigma**2))
         return kernel_smoother(weights, self.H_[-1], None)  # uncentred weights, used as given
 

@@ -14,7 +14,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..._validation import check_array, check_kernel_params, check_n_components, check_scalar_range
-from ...kernels import squared_euclidean_distances
+from ...kernels import Linear, squared_euclidean_distances
+from ...kernels.zoo import extreme_scale
 from ...level import solve_level
 from ...solvers.optimisers import projected_gradient
 from ...solvers.stiefel import constraint_violation, project_stiefel
@@ -22,7 +23,7 @@ from ...views import View
 from ..coding import encode_labels, output_codebook
 from .objective import deep_objective, lssvm_loss, mlp_loss
 
-__all__ = ["auto_components", "check_levels", "median_distance", "initial_levels", "joint_dkpca", "initial_classifier", "train"]
+__all__ = ["auto_components", "check_levels", "median_distance", "distance_unit", "initial_levels", "joint_dkpca", "initial_classifier", "train"]
 
 
 def _per_level(value, L, name, kind):
@@ -38,9 +39,9 @@ def _per_level(value, L, name, kind):
 
 
 def auto_components(n_classes, n):
-    """``n_components="auto"``: two levels of ``max(3, p - 1)`` components for ``p`` classes (at most
-    ``n - 1``): the book's ``(3, 3)`` for one binary problem, and room in the last level for the
-    ``p`` one-vs-all outputs, which ``p - 1`` features can all fit (Chapter 9)."""
+    """``n_components="auto"``: two levels of ``min(max(3, p - 1), n - 1)`` components for ``p`` classes
+    and ``n`` samples: the book's ``(3, 3)`` for one binary problem, and room in the last level for the
+    ``p`` one-vs-all outputs, which ``p - 1`` features can all fit (Chapter 9); ``(1, 1)`` for 2 samples."""
     k = min(max(3, n_classes - 1), max(n - 1, 1))
     return (k, k)
 
@@ -81,13 +82,26 @@ def check_levels(model, n, n_classes):
 
 
 def median_distance(X):
-    """Median distance between two distinct rows of ``X`` (the paper's RBF bandwidth rule)."""
+    """Median distance between two distinct rows of ``X`` (the paper's RBF bandwidth rule).
+
+    Scale-free: ``X`` of extreme magnitude (``X * 1e-300``, ``X * 1e300``) is divided by a power of two
+    (:func:`distance_unit`) before the squares, whose under/overflow made it look constant or infinite."""
+    unit = distance_unit(X)
+    if unit != 1.0:
+        return unit * median_distance(X / unit)
     D = squared_euclidean_distances(X)
     d = np.sqrt(D[np.triu_indices_from(D, k=1)])
     d = d[d > 0]
     if d.size == 0:
         raise ValueError("X: all samples are identical (constant X); the classifier has nothing to learn.")
     return float(np.median(d))
+
+
+def distance_unit(X, Y=None):
+    """1.0 for ordinary inputs; for entries of extreme magnitude, the power of two to divide them by
+    before squared distances are taken (:func:`rkmlearn.kernels.zoo.extreme_scale`)."""
+    unit = extreme_scale(X, Y)
+    return 1.0 if unit is None else unit
 
 
 def joint_dkpca(K0_c, kernels, etas, Hs, *, max_iter, tol):
@@ -114,6 +128,13 @@ def initial_levels(init, X, view, s, kernels, rng):
     seed = rng.randint(np.iinfo(np.int32).max)  # ARPACK's start vector: the same H for the same seed
     Hs = [solve_level([view], s[0], random_state=seed, name="DeepRKMClassifier level 1").H]
     for j, (sj, kernel) in enumerate(zip(s[1:], kernels), start=2):
+        if isinstance(kernel, Linear) and sj < Hs[-1].shape[1]:
+            # a tie, resolved by a documented rule instead of rounding: the centred linear Gram matrix of
+            # H_(j-1) (orthonormal, centred columns) is the projection H_(j-1) H_(j-1)^T, all of whose
+            # nonzero eigenvalues are 1, so every s_j-dimensional subspace of span(H_(j-1)) is a greedy
+            # KPCA level; take the leading s_j columns of H_(j-1) (its level's largest eigenvalues)
+            Hs.append(Hs[-1][:, :sj].copy())
+            continue
         Hs.append(solve_level([View(kernel=kernel)], sj, random_state=seed, name=f"DeepRKMClassifier level {j}",
                               Xs=[Hs[-1]]).H)  # the level fits the view: one kernel evaluation
     return Hs

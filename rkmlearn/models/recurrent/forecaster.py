@@ -8,7 +8,7 @@ import warnings
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
-from ..._validation import check_array, check_option, check_scalar_range, validate
+from ..._validation import check_array, check_option, check_scalar_range, series, validate
 from ...base import LEVEL_DEFAULTS, LEVEL_OPTIONS, check_parameters, estimator_init
 from ...forecasting import RecursiveForecaster
 from ...kernels import RBF, squared_euclidean_distances
@@ -18,7 +18,6 @@ from ...views import View
 from .latent_dynamics import (
     LAG_FAMILIES,
     banded_lag_matrix,
-    check_series,
     is_psd,
     krr_fit,
     krr_predict,
@@ -62,7 +61,9 @@ class RecurrentRKM(RecursiveForecaster):
     ``phi(x_{T+m}) = sum_t phi(x_t) h_t^T h_{T+m}`` and a pre-image maps it to the input space:
     the kernel smoother (:func:`rkmlearn.preimage.kernel_smoother`, ``O(T d)`` per step) or
     kernel ridge regression from latent to input space (:eq:`eq-rrkm-krr`, trained once on the
-    pairs ``(h_t, x_t)``: ``O(T^3)`` at fit, ``O(T (s + d))`` per step).
+    pairs ``(h_t, x_t)``: ``O(T^3)`` at fit, ``O(T (s + d))`` per step). :meth:`forecast` (the loop
+    of :class:`~rkmlearn.forecasting.RecursiveForecaster`) takes ``1 <= steps <= MAX_STEPS`` (10**7)
+    and no ``history``: the state is the last ``2p`` training latents.
 
     **Positive semi-definiteness.** The eigenvalues of ``K + A`` are real (both matrices are
     symmetric) and non-negative when ``K + A`` is PSD, which holds when ``A`` is: the Gaussian
@@ -174,7 +175,7 @@ class RecurrentRKM(RecursiveForecaster):
             )
         return a
 
-    @validate()  # the series is checked below, once; the view and the level trust it
+    @validate(series=series(multivariate=True))  # the view and the level trust it
     def fit(self, series, y=None):
         """Fit on a training series (:eq:`eq-rrkm-eig`).
 
@@ -188,7 +189,7 @@ class RecurrentRKM(RecursiveForecaster):
         -------
         self
         """
-        X = check_series(series)
+        X = series
         a = self._weights()
         p = a.shape[0] - 1
         q = check_scalar_range(self.window, "window", low=1, low_inclusive=True, integer=True)
@@ -209,6 +210,15 @@ class RecurrentRKM(RecursiveForecaster):
         preimage = check_option(self.preimage, "preimage", PREIMAGES)
         psd = check_option(self.psd, "psd", PSD_CHECKS)
         opts = check_parameters({"eigen_solver": self.eigen_solver}, LEVEL_OPTIONS)
+        # the pre-image's parameters too, before the T x T eigenproblem (checked for either pre-image:
+        # set_params may switch to the smoother)
+        if self.preimage_top_k is not None:
+            check_scalar_range(self.preimage_top_k, "preimage_top_k", low=1, high=T,
+                               low_inclusive=True, high_inclusive=True, integer=True)
+        if preimage == "krr":
+            alpha = check_scalar_range(self.preimage_alpha, "preimage_alpha", low=0.0)
+            sigma = None if self.preimage_sigma is None else check_scalar_range(self.preimage_sigma, "preimage_sigma",
+                                                                                low=0.0)
         self.mean_, self.scale_, Z = standardise(X)
         if q > 1:  # rows (z_{t-q+1}, ..., z_t), flattened oldest first
             Z = np.lib.stride_tricks.sliding_window_view(Z, q, axis=0).transpose(0, 2, 1).reshape(T, -1)
@@ -236,18 +246,15 @@ class RecurrentRKM(RecursiveForecaster):
         self._check_growth(p)
         self._E = self.level_.scores[0]
         self._mean_row = self.view_.preimage_mean_term(self.H_.T)  # mu^T phi_c = h @ _mean_row for phi_c = Phi_c^T H h
-        if self.preimage_top_k is not None:  # checked for either pre-image: set_params may switch to the smoother
-            check_scalar_range(self.preimage_top_k, "preimage_top_k", low=1, high=T,
-                                             low_inclusive=True, high_inclusive=True, integer=True)
         if preimage == "krr":
-            alpha = check_scalar_range(self.preimage_alpha, "preimage_alpha", low=0.0)
-            if self.preimage_sigma is None:
+            if sigma is None:
                 D = squared_euclidean_distances(self.H_)
                 sigma = float(np.sqrt(np.median(D[np.triu_indices(T, 1)])))
-            else:
-                sigma = check_scalar_range(self.preimage_sigma, "preimage_sigma", low=0.0)
             self.preimage_kernel_ = RBF(sigma)
             self.preimage_weights_ = krr_fit(self.H_, Z, self.preimage_kernel_, alpha)
+            self._krr_fitted_with = (self.preimage_alpha, self.preimage_sigma)
+        elif hasattr(self, "preimage_weights_"):  # a refit with the smoother: no KRR weights of an older fit
+            del self.preimage_weights_, self.preimage_kernel_
         self.n_features_in_ = X.shape[1]
         return self
 
@@ -265,6 +272,8 @@ class RecurrentRKM(RecursiveForecaster):
             )
 
     def _check_steps(self, steps):
+        """The rule of ``steps``: a fitted model, ``1 <= steps <= MAX_STEPS``."""
+        check_is_fitted(self, "H_")
         steps = check_scalar_range(steps, "steps", low=1, low_inclusive=True, integer=True)
         if steps > MAX_STEPS:
             gib = steps * max(self.n_features_in_, self.H_.shape[1]) * 8 / 2 ** 30
@@ -296,6 +305,26 @@ class RecurrentRKM(RecursiveForecaster):
         check_is_fitted(self, "H_")
         return lag_matrix(self.a_, self.H_.shape[0])
 
+    def _check_preimage(self):
+        """The pre-image options now are the fitted ones: the KRR pre-image's weights are learned by fit,
+        so ``set_params(preimage="krr")`` (or another ``preimage_alpha`` / ``preimage_sigma``) after a
+        fit needs a refit. The smoother needs nothing from fit beyond the latents: it may be switched to."""
+        preimage = check_option(self.preimage, "preimage", PREIMAGES)
+        if preimage != "krr":
+            return
+        fitted = getattr(self, "_krr_fitted_with", None) if hasattr(self, "preimage_weights_") else None
+        if fitted is None:
+            raise ValueError(
+                "preimage='krr' was set after fit, but this model was fitted with the kernel smoother: the KRR "
+                "pre-image's weights are learned by fit. Refit (model.fit(series)) after set_params, or set "
+                "preimage back to 'smoother'."
+            )
+        if fitted != (self.preimage_alpha, self.preimage_sigma):
+            raise ValueError(
+                f"preimage_alpha / preimage_sigma are {(self.preimage_alpha, self.preimage_sigma)} but the KRR "
+                f"pre-image was fitted with {fitted}: refit (model.fit(series)) after set_params, or set them back."
+            )
+
     def _preimage_standardised(self, h):
         if self.preimage == "krr":
             return krr_predict(h, self.H_, self.preimage_weights_, self.preimage_kernel_)
@@ -310,6 +339,7 @@ class RecurrentRKM(RecursiveForecaster):
         """Input-space values (m, d) of ``latents`` (m, s): the pre-image of :eq:`eq-rrkm-feature`, in the
         original units; the last time step of each pre-image window (the whole pre-image when ``window=1``)."""
         check_is_fitted(self, "H_")
+        self._check_preimage()
         latents = check_array(latents, "latents")
         if latents.shape[1] != self.H_.shape[1]:
             raise ValueError(f"latents must have n_components = {self.H_.shape[1]} columns; got {latents.shape[1]}.")
@@ -318,8 +348,7 @@ class RecurrentRKM(RecursiveForecaster):
 
     def forecast_latents(self, steps):
         """The latents ``h_{T+1}, ..., h_{T+steps}`` of the recursion :eq:`eq-rrkm-recursion`, shape (steps, s)."""
-        check_is_fitted(self, "H_")
-        steps = self._check_steps(steps)
+        steps = self._check_steps(steps)  # a fitted model too
         window = self.last_latents_.copy()
         out = np.empty((steps, window.shape[1]))
         with np.errstate(over="ignore", invalid="ignore"):  # overflow is reported below, by step
@@ -330,36 +359,23 @@ class RecurrentRKM(RecursiveForecaster):
             raise self._overflow(int(np.argmax(bad)) + 1)
         return out
 
-    def forecast(self, steps, history=None, *, progress=None):
-        """Recursive forecast of ``steps`` values from the end of the training series.
-
-        Parameters
-        ----------
-        steps : int
-            ``1 <= steps <= MAX_STEPS`` (10**7).
-        history : None
-            Must be None (the state is the last ``2p`` training latents).
-        progress : bool or None, default=None
-            Show a progress bar (None: from 10 000 steps on).
-
-        Returns
-        -------
-        forecast : ndarray of shape (steps,) or (steps, d)
-        """
-        check_is_fitted(self, "H_")
-        return super().forecast(self._check_steps(steps), history, progress=progress)
-
     def _advance(self, window):
         """The next latent of :eq:`eq-rrkm-recursion` and the window moved on by one step."""
         h = latent_step(window, self.M_, self.a_)
         return h, np.vstack([window[1:], h])
 
-    def _start(self, history):
+    def _check_history(self, history):
+        """The rule of ``history`` in :meth:`forecast`: None (the state is the last ``2p`` training latents);
+        and the pre-image options are the fitted ones (:meth:`_check_preimage`), before any step."""
+        self._check_preimage()
         if history is not None:
             raise ValueError(
                 "history must be None: a recurrent RKM forecasts from the end of its training series "
                 "(its state is the last 2p training latents). Fit on the longer series instead."
             )
+        return None
+
+    def _start(self, history):
         return self.last_latents_.copy()
 
     def _step(self, window):

@@ -24,11 +24,11 @@ import scipy.sparse
 from scipy.linalg import LinAlgError
 
 from ..._validation import array, check_array, check_option, check_scalar_range, validate
-from ...solvers.eigen import rank_tolerance
+from ..._symmetric import rank_tolerance
 from ...solvers.linear import SymmetricSolver
 
 __all__ = ["LAG_FAMILIES", "lag_weights", "lag_matrix", "is_psd", "latent_step", "recursion_roots", "krr_fit",
-           "krr_predict", "banded_lag_matrix", "check_series", "standardise"]
+           "krr_predict", "banded_lag_matrix", "standardise"]
 
 #: The two families of lag weights of the paper (section 2.1).
 LAG_FAMILIES = ("gaussian", "indicator")
@@ -252,14 +252,6 @@ def banded_lag_matrix(a, T):
     lags = range(-min(len(a) - 1, T - 1), min(len(a) - 1, T - 1) + 1)
     return scipy.sparse.dia_array(scipy.sparse.diags([np.full(T - abs(l), a[abs(l)]) for l in lags], list(lags),
                                                      shape=(T, T)))
-
-
-def check_series(series):
-    """A training series as a (T, d) array (a 1-D series is one column)."""
-    X = check_array(series, "series", ensure_2d=False)
-    if X.ndim == 1:
-        X = X[:, None]
-    return X
 
 
 def standardise(X):

@@ -2,8 +2,8 @@
 
 One :class:`~rkmlearn.views.View` and one level (:func:`~rkmlearn.level.solve_level`) give the
 leading eigenpairs; the maximum-likelihood parameters (``sigma^2``, ``A``, ``W``) follow in closed
-form (:mod:`rkmlearn.models.ppca_likelihood`, with the log-density); generation lives in
-:mod:`rkmlearn.models.ppca_sampling`. The derivations, and the paper's
+form (:mod:`rkmlearn.models.probabilistic.likelihood`, with the log-density); generation lives in
+:mod:`rkmlearn.models.probabilistic.sampling`. The derivations, and the paper's
 formulas that had to be derived again, are in Chapters 6 and 7.
 """
 
@@ -14,15 +14,15 @@ import scipy.linalg
 from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
-from .._validation import array, check_kernel_or_feature_map, check_scalar_range, check_two_samples, checked_by, validate
-from ..base import ONE_VIEW_DEFAULTS, estimator_init, level_defaults, level_options
-from ..level import solve_level
-from ..preimage import check_top_k, kernel_smoother
-from ..solvers.eigen import rank_tolerance
-from ..solvers.linear import pivoted_cholesky
-from ..views import View
-from .ppca_likelihood import log_density, noise_variance, residual_energy
-from .ppca_sampling import (check_latent, feature_samples, kernel_noise, kernel_samples, resolve_space,
+from ..._symmetric import rank_tolerance
+from ..._validation import array, check_kernel_or_feature_map, check_scalar_range, check_two_samples, checked_by, validate
+from ...base import ONE_VIEW_DEFAULTS, estimator_init, level_defaults, level_options
+from ...level import solve_level
+from ...preimage import check_top_k, kernel_smoother
+from ...solvers.linear import pivoted_cholesky
+from ...views import View
+from .likelihood import log_density, noise_variance, residual_energy
+from .sampling import (check_latent, feature_samples, kernel_noise, kernel_samples, resolve_space,
                             sample_coordinates)
 
 __all__ = ["ProbabilisticKPCA"]
@@ -119,7 +119,7 @@ class ProbabilisticKPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseE
                                                     **level_defaults("rescale", "rotate"), "random_state": None})
 
     # -- training ------------------------------------------------------------------------------
-    @validate(X=array())
+    @validate(X=array(memmap=True))  # a large memmap is streamed (primal), read from disk a chunk at a time
     def fit(self, X, y=None):
         """Fit: leading eigenpairs, ``rank_``, ``sigma2_``, ``A_`` and ``W_`` (:eq:`eq-ppca-dual-ml`).
 
@@ -145,8 +145,10 @@ class ProbabilisticKPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseE
         explicit = self.feature_map is not None
         view = View(kernel=None if explicit else self.kernel, feature_map=self.feature_map,
                     kernel_params=self.kernel_params)
-        level = solve_level([view], self.n_components, Xs=[X], random_state=self.random_state, keep_matrix=not explicit,
-                            with_scores=False, name="ProbabilisticKPCA", **options)
+        # primal: C (D x D) kept too, for a streamed view (features over STREAM_BYTES) whose features are never stored
+        level = solve_level([view], self.n_components, Xs=[X], random_state=self.random_state,
+                            keep_matrix=not explicit or self.setting == "primal", with_scores=False,
+                            name="ProbabilisticKPCA", **options)
         self.view_, self.n_features_in_, self.X_fit_ = view, X.shape[1], view.X_
         self.kernel_, self.feature_map_, self.feature_mean_ = view.kernel_, view.feature_map_, view.feature_mean_
         self.centerer_ = view.centerer_
@@ -173,6 +175,10 @@ class ProbabilisticKPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseE
         """
         if self.feature_map_ is None:
             return (self.view_.centred_gram() if K_c is None else K_c), self.E_
+        if self.view_.streamed_:  # features never stored (a streamed fit): C of the level's one pass, kept
+            if K_c is not None:
+                self._streamed_C = K_c
+            return self._streamed_C, self.V_
         Phi_c = self.view_.centred_features()
         if Phi_c.shape[0] <= Phi_c.shape[1]:
             return Phi_c @ Phi_c.T, self.E_
@@ -264,7 +270,19 @@ class ProbabilisticKPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseE
         mean = self.transform(X)
         return mean, np.diag(self.A_.shape[0] * self.sigma2_ / self.eigenvalues_)
 
-    @validate()  # H is checked below, after the space; the pre-image inside trusts it
+    def _check_output_space(self, arguments):
+        """The rule of :meth:`decode` and :meth:`sample`: a fitted model, the space, its ``top_k``."""
+        check_is_fitted(self, "A_")
+        arguments["space"] = space = resolve_space(arguments["space"], self.setting, self.feature_map_ is not None)
+        if space == "input":
+            arguments["top_k"] = check_top_k(arguments["top_k"], self.X_fit_.shape[0])
+
+    def _check_decode(self, arguments):
+        """The rule of :meth:`decode`: :meth:`_check_output_space`, then ``H`` (after the space, as before)."""
+        self._check_output_space(arguments)
+        arguments["H"] = check_latent(arguments["H"], self.A_.shape[1], "H")
+
+    @validate(then="_check_decode")  # the pre-image inside trusts what it checked
     def decode(self, H, space="auto", *, top_k=None):
         """Map latent vectors to feature, kernel or input space (:eq:`eq-ppca-map`).
 
@@ -283,27 +301,23 @@ class ProbabilisticKPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseE
         -------
         out : ndarray of shape (m, n_features_out), (m, n_samples_fit) or (m, n_features_in_)
         """
-        check_is_fitted(self, "A_")
-        space = resolve_space(space, self.setting, self.feature_map_ is not None)
-        H = check_latent(H, self.A_.shape[1], "H")
         if space == "feature":
             return H @ self.W_.T + self.feature_mean_
         k_c = H @ self._KcA.T
         if space == "kernel":
             return k_c
-        return kernel_smoother(k_c, self.X_fit_, self.centerer_, mean_term=H @ self._mean_of_A,
-                               top_k=check_top_k(top_k, self.X_fit_.shape[0]))
+        return kernel_smoother(k_c, self.X_fit_, self.centerer_, mean_term=H @ self._mean_of_A, top_k=top_k)
 
     def reconstruct(self, X, space="auto", *, top_k=None):
         """``decode(transform(X))``: :eq:`eq-ppca-map` of the MAP; kernel PCA's as ``sigma2 -> 0``."""
         return self.decode(self.transform(X), space, top_k=top_k)
 
     # -- generation ----------------------------------------------------------------------------
-    @validate()  # its arrays are checked below, once; the pre-image inside trusts them
+    @validate(then="_check_output_space")  # the coordinates are checked as they are drawn; the pre-image trusts them
     def sample(self, n_samples=None, latent=None, *, noise=None, space="auto", top_k=None, random_state=None):
         """Generate from the model: ``k_c = B u`` (:eq:`eq-ppca-kernel-sampling`) or ``phi`` (Prop. 2).
 
-        ``u = (u_q, u_rest) ~ N(0, I)``; see :mod:`rkmlearn.models.ppca_sampling`. ``latent`` fixes
+        ``u = (u_q, u_rest) ~ N(0, I)``; see :mod:`rkmlearn.models.probabilistic.sampling`. ``latent`` fixes
         ``u_q`` and, without ``noise``, sets the noise coordinates to 0 (the paper's Figure 4c grid).
 
         Parameters
@@ -322,8 +336,6 @@ class ProbabilisticKPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseE
         -------
         samples : ndarray of shape (m, n_samples_fit), (m, n_features_out) or (m, n_features_in_)
         """
-        check_is_fitted(self, "A_")
-        space = resolve_space(space, self.setting, self.feature_map_ is not None)
         seed = self.random_state if random_state is None else random_state
         U_q, U_rest = sample_coordinates(self.A_.shape[1], self.rank_, n_samples, latent, noise, seed)
         if self.feature_map_ is not None:
@@ -339,8 +351,7 @@ class ProbabilisticKPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseE
             mean_term = self.view_.preimage_mean_term(alpha)
         if space == "kernel":
             return k_c
-        return kernel_smoother(k_c, self.X_fit_, self.centerer_, mean_term=mean_term,
-                               top_k=check_top_k(top_k, self.X_fit_.shape[0]))
+        return kernel_smoother(k_c, self.X_fit_, self.centerer_, mean_term=mean_term, top_k=top_k)
 
     def kernel_covariance(self):
         """Covariance of generated kernel vectors, ``K_c A A^T K_c + sigma^2 K_c`` (N x N).
@@ -388,7 +399,7 @@ class ProbabilisticKPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseE
         """Total log-likelihood ``sum_i log p(phi(x_i))`` (the paper's eq. 42, :eq:`eq-ppca-log-likelihood`)."""
         return float(np.sum(self.score_samples(X)))
 
-    @validate(X=array())
+    @validate(X=array(memmap=True))
     def fit_transform(self, X, y=None):
         """Fit and return the latent MAP of the training data (:eq:`eq-ppca-dual-posterior`)."""
         return self.fit(X).transform(X)

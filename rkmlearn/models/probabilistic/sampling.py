@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.linalg
 
-from .._validation import check_array, check_random_state, check_scalar_range
+from ..._validation import check_array, check_random_state, check_scalar_range
 
 __all__ = ["kernel_noise", "kernel_samples", "feature_samples", "sample_coordinates", "check_latent", "resolve_space"]
 

@@ -1,5 +1,7 @@
-"""The nine bad-input findings of the fuzzing run (issue #8, section 3), one test each, with the
-exact inputs the issue reports. Where a message gives advice, the test follows it."""
+"""Extreme and awkward inputs of the eigen-models: constant data, extreme bandwidths, overflowing
+kernel values, sign ties between primal and dual, long forecasts, Generators as random_state,
+pre-image bounds, kernel values near overflow. Each gives the right result or an error that names
+the parameter; where a message gives advice, the test follows it."""
 
 import re
 import warnings
@@ -17,7 +19,6 @@ from rkmlearn.preimage import kernel_smoother
 X20 = np.random.default_rng(3).normal(size=(20, 3))
 
 
-# 1 ---------------------------------------------------------------------------------------------
 @pytest.mark.parametrize(
     "make",
     [
@@ -29,7 +30,7 @@ X20 = np.random.default_rng(3).normal(size=(20, 3))
     ],
     ids=["linear", "primal-identity", "cosine", "polynomial", "ppca"],
 )
-def test_1_zero_variance_data_raise_the_rank_error(make):
+def test_zero_variance_data_raise_the_rank_error(make):
     """Constant data: every eigenvalue is rounding noise of the data's scale, the largest included."""
     for c in [0.3, *np.random.default_rng(0).uniform(-100, 100, size=40)]:
         with pytest.raises(ValueError, match="exceeds the numerical rank 0"):
@@ -38,10 +39,9 @@ def test_1_zero_variance_data_raise_the_rank_error(make):
         MultiViewKPCA(1).fit([np.full((3, 1), 0.3), np.full((3, 2), 0.3)])
 
 
-# 2 ---------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("model", [KPCA, ProbabilisticKPCA])
 @pytest.mark.parametrize("kernel", ["rbf", "laplacian"])
-def test_2_extreme_bandwidths_give_a_result_or_an_error_naming_sigma(model, kernel):
+def test_extreme_bandwidths_give_a_result_or_an_error_naming_sigma(model, kernel):
     # sigma = 1e300: every kernel value is 1, K_c = 0 -- a ValueError that names sigma
     with pytest.raises(ValueError, match=r"sigma=1e\+300.*sigma"):
         model(2, kernel=kernel, kernel_params={"sigma": 1e300}).fit(X20)
@@ -50,7 +50,6 @@ def test_2_extreme_bandwidths_give_a_result_or_an_error_naming_sigma(model, kern
     np.testing.assert_allclose(fitted.eigenvalues_, 1.0, rtol=1e-12)
 
 
-# 3 ---------------------------------------------------------------------------------------------
 @pytest.mark.parametrize(
     "model, X",
     [
@@ -61,7 +60,7 @@ def test_2_extreme_bandwidths_give_a_result_or_an_error_naming_sigma(model, kern
     ],
     ids=["linear", "polynomial-400", "primal-identity", "multiview"],
 )
-def test_3_overflowing_kernel_values_say_so_and_to_rescale(model, X):
+def test_overflowing_kernel_values_say_so_and_to_rescale(model, X):
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # no RuntimeWarning on the way either
         with pytest.raises(ValueError, match=r"overflowed.*Rescale X") as info:
@@ -69,7 +68,6 @@ def test_3_overflowing_kernel_values_say_so_and_to_rescale(model, X):
     assert "SimpleImputer" not in str(info.value) and "NaN or infinite" not in str(info.value)
 
 
-# 4 ---------------------------------------------------------------------------------------------
 def primal_and_dual(X, s=1):
     dual = KPCA(s, kernel="linear").fit(X)
     primal = KPCA(s, setting="primal", feature_map=IdentityFeatures()).fit(X)
@@ -81,14 +79,14 @@ def primal_and_dual(X, s=1):
     [np.array([[100.0], [0.0]]), np.array([[1.0, 2.0], [-1.0, -2.0], [3.0, 0.5], [-3.0, -0.5]])],
     ids=["two-points", "plus-minus-x"],
 )
-def test_4_primal_and_dual_agree_in_sign_on_ties(X):
+def test_primal_and_dual_agree_in_sign_on_ties(X):
     primal, dual = primal_and_dual(X)
     np.testing.assert_allclose(primal.H_, dual.H_, atol=1e-12)  # no sign fixing
 
 
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 10_000), n=st.integers(1, 6), d=st.integers(1, 3))
-def test_4_property_symmetric_data_primal_equals_dual(seed, n, d):
+def test_property_symmetric_data_primal_equals_dual(seed, n, d):
     """+-x data: every hidden feature has exactly tied entries h_i = -h_{i+n}."""
     half = np.random.default_rng(seed).normal(size=(n, d))
     X = np.vstack([half, -half])
@@ -100,8 +98,7 @@ def test_4_property_symmetric_data_primal_equals_dual(seed, n, d):
     np.testing.assert_allclose(primal.H_, dual.H_, atol=1e-8)
 
 
-# 5 ---------------------------------------------------------------------------------------------
-def test_5_long_forecasts_show_progress_and_do_not_revalidate_each_step(capsys, monkeypatch):
+def test_long_forecasts_show_progress_and_do_not_revalidate_each_step(capsys, monkeypatch):
     series = np.sin(0.3 * np.arange(120))
     f = NARForecaster(MultiViewKPCA(2), 5).fit(series)
     checks = []
@@ -114,12 +111,11 @@ def test_5_long_forecasts_show_progress_and_do_not_revalidate_each_step(capsys, 
     assert "Cost per step" in NARForecaster.__doc__
 
 
-# 6 ---------------------------------------------------------------------------------------------
 def advised(pattern, message):
     return float(re.search(pattern, message).group(1))
 
 
-def test_6_every_message_gives_advice_that_works():
+def test_every_message_gives_advice_that_works():
     series = np.sin(0.05 * np.arange(400)) + 0.1 * np.random.default_rng(0).normal(size=400)
     for lag in (399, 398):  # too long for 400 values; the advice must name a lag that fits
         with pytest.raises(ValueError, match="lag=") as info:
@@ -146,7 +142,6 @@ def test_6_every_message_gives_advice_that_works():
     ProbabilisticKPCA(2, kernel="linear", sigma2=advised(r"Pass sigma2 <= (\S+),", str(info.value))).fit(X20)
 
 
-# 7 ---------------------------------------------------------------------------------------------
 @pytest.mark.parametrize(
     "make, data, result",
     [
@@ -161,7 +156,7 @@ def test_6_every_message_gives_advice_that_works():
     ],
     ids=["kpca", "kpca-stiefel", "multiview", "ppca", "rff", "nystroem"],
 )
-def test_7_a_numpy_generator_is_accepted_as_random_state(make, data, result):
+def test_a_numpy_generator_is_accepted_as_random_state(make, data, result):
     a = getattr(make(np.random.default_rng(0)).fit(data), result)
     b = getattr(make(np.random.default_rng(0)).fit(data), result)
     np.testing.assert_array_equal(a, b)  # reproducible from the same generator state
@@ -169,8 +164,7 @@ def test_7_a_numpy_generator_is_accepted_as_random_state(make, data, result):
     assert level.H.shape == (20, 2)
 
 
-# 8 ---------------------------------------------------------------------------------------------
-def test_8_preimage_top_k_above_n_samples_is_rejected_at_fit():
+def test_preimage_top_k_above_n_samples_is_rejected_at_fit():
     Xs = [X20, X20[:, :2]]
     with pytest.raises(ValueError, match=r"preimage_top_k must be in \[1, 20\]; got 1000"):
         MultiViewKPCA(2, kernels=["rbf", "rbf"], preimage_top_k=1000).fit(Xs)
@@ -178,8 +172,7 @@ def test_8_preimage_top_k_above_n_samples_is_rejected_at_fit():
     assert model.predict_view([X20[:3], None], target=1).shape == (3, 2)
 
 
-# 9 ---------------------------------------------------------------------------------------------
-def test_9_kernel_smoother_with_kernel_values_near_overflow():
+def test_kernel_smoother_with_kernel_values_near_overflow():
     rng = np.random.default_rng(0)
     X = rng.normal(size=(6, 2))
     K = X @ X.T + 10.0  # positive kernel values

@@ -1,23 +1,21 @@
-"""Issue 19, sections 3 and 4: silent wrong results and unclear errors of the tensor models, the
-committee, the annealing search, NAR forecasting, the datasets and two explorers, one test each,
-with the inputs the issue reports. Where a message gives advice, the test follows it."""
+"""Awkward inputs of the Part III classifiers (TensorMultiViewRKM, CommitteeRKM, SimulatedAnnealingSearch):
+view_sizes, one array or a list of views, subset sizes, folds, random states. Each gives the right
+result or an error that names the parameter; where a message gives advice, the test follows it."""
 
 import re
 
 import numpy as np
 import pytest
-from matplotlib.figure import Figure
 from sklearn.datasets import make_moons
 from sklearn.exceptions import NotFittedError
 from sklearn.model_selection import cross_val_score
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from rkmlearn import KPCA, MultiViewKPCA, NARForecaster, TensorMultiViewRKM
+from rkmlearn import KPCA, TensorMultiViewRKM
 from rkmlearn.datasets import load_digits_split, load_mfeat
 from rkmlearn.features import IdentityFeatures
 from rkmlearn.models.committee import CommitteeRKM
 from rkmlearn.models.selection import SimulatedAnnealingSearch, cv_accuracy
-from rkmlearn.widgets.tensor import TensorCouplingExplorer, xor_views
 
 X_MOONS, Y_MOONS = make_moons(60, noise=0.1, random_state=0)
 _rng = np.random.default_rng(0)
@@ -25,7 +23,6 @@ XS = [X_MOONS[:, :1] + 0.1 * _rng.normal(size=(60, 2)), np.hstack([X_MOONS, X_MO
 SPACE = {"lam": (0.01, 1, "log")}
 
 
-# 3. silent wrong results -----------------------------------------------------------------------
 def test_view_sizes_that_do_not_describe_a_list_of_views_are_an_error():
     with pytest.raises(ValueError, match=r"view_sizes=\[4, 4\] does not describe Xs.*view_sizes=\[2, 3\]") as info:
         TensorMultiViewRKM("rbf", view_sizes=[4, 4]).fit(XS, Y_MOONS)
@@ -63,36 +60,6 @@ def test_primal_weights_reject_a_negative_max_tensor_size():
     w, W = model.primal_weights(max_tensor_size=0)  # 0: never form W, on purpose
     assert W is None and len(w) == 2
     assert model.primal_weights()[1].shape == (2, 3, 1)
-
-
-def _points_drawn(explorer):
-    figure = Figure()
-    explorer.draw(figure, decision="add", rho=0.5)
-    return sum(len(c.get_offsets()) for c in figure.axes[0].collections)
-
-
-@pytest.mark.parametrize("labels", [(-1, 1), (0, 1), ("a", "b")])
-def test_tensor_explorer_draws_every_training_point_whatever_the_two_labels(labels):
-    Xtr, ytr = xor_views(40, random_state=0)
-    Xte, yte = xor_views(20, random_state=1)
-    relabel = {-1: labels[0], 1: labels[1]}
-    explorer = TensorCouplingExplorer(Xtr, np.array([relabel[v] for v in ytr]), Xte,
-                                      np.array([relabel[v] for v in yte]))
-    assert _points_drawn(explorer) == 40
-    reference = TensorCouplingExplorer(Xtr, ytr, Xte, yte)
-    assert explorer.accuracy_ == reference.accuracy_
-
-
-# 4. unclear errors -------------------------------------------------------------------------------
-def test_tensor_explorer_rejects_three_classes_and_mismatched_views():
-    Xtr, ytr = xor_views(40, random_state=0)
-    Xte, yte = xor_views(20, random_state=1)
-    with pytest.raises(ValueError, match=r"y_train must hold exactly two classes.*got 3 class"):
-        TensorCouplingExplorer(Xtr, np.arange(40) % 3, Xte, yte)
-    with pytest.raises(ValueError, match=r"Xs_train\[1\] has 30 samples but Xs_train\[0\] has 40"):
-        TensorCouplingExplorer([Xtr[0], Xtr[1][:30]], ytr, Xte, yte)
-    with pytest.raises(ValueError, match=r"y_test has 19 labels"):
-        TensorCouplingExplorer(Xtr, ytr, Xte, yte[:19])
 
 
 def test_committee_subset_size_at_or_above_n_names_subset_size_and_its_advice_works():
@@ -176,31 +143,6 @@ def test_tensor_fit_blames_the_views_not_y():
     TensorMultiViewRKM("rbf").fit([XS[0][:, 0].reshape(-1, 1), XS[1][:, 0].reshape(-1, 1)], Y_MOONS)
 
 
-def test_nar_on_three_values_gives_advice_that_works():
-    series = np.array([1.0, 2.0, 0.5, 3.0, -1.0, 0.2, 1.7])
-    with pytest.raises(ValueError, match="series has 3 value") as info:
-        NARForecaster(MultiViewKPCA(2), 0).fit(series[:3])
-    message = str(info.value)
-    assert "lag=0 works" not in message
-    length, lag = (int(re.search(p, message).group(1)) for p in (r"at least (\d+) values", r"lag=(\d+)"))
-    forecast = NARForecaster(MultiViewKPCA(2), lag).fit(series[:length]).forecast(3)
-    assert np.isfinite(forecast).all()
-
-
-def test_nar_lag_that_cannot_impute_fails_in_fit_naming_lag():
-    series = np.array([1.0, 2.0, 0.5, 3.0])
-    with pytest.raises(ValueError, match=r"^lag=0: windows of lag \+ 1 = 1 value.*n_components=2.*fewer n_components"):
-        NARForecaster(MultiViewKPCA(2), 0).fit(series)
-    assert np.isfinite(NARForecaster(MultiViewKPCA(1), 0).fit(series).forecast(3)).all()
-
-
-def test_nar_with_a_one_view_kpca_names_the_model():
-    w = np.sin(2 * np.pi * np.arange(120) / 20)
-    with pytest.raises(ValueError, match=r"model must be a two-view model.*MultiViewKPCA\(2\); got KPCA"):
-        NARForecaster(KPCA(2), 5).fit(w)
-    NARForecaster(MultiViewKPCA(2), 5).fit(w)
-
-
 def test_a_numpy_generator_is_accepted_as_random_state():
     model = TensorMultiViewRKM("rbf")
     a = cv_accuracy(model, XS, Y_MOONS, cv=3, random_state=np.random.default_rng(4))
@@ -211,25 +153,3 @@ def test_a_numpy_generator_is_accepted_as_random_state():
     assert np.array_equal(m1.train_index, m2.train_index)
     with pytest.raises(ValueError, match="random_state"):
         load_mfeat(random_state="seed")
-
-
-def test_ppca_explorer_accepts_a_generator_and_keeps_one_seed():
-    from rkmlearn.widgets.ppca import PPCAExplorer
-
-    X = make_moons(30, noise=0.05, random_state=0)[0]
-    a = PPCAExplorer(X, components=(1, 2), initial_components=1, n_draws=5, random_state=np.random.default_rng(0))
-    b = PPCAExplorer(X, components=(1, 2), initial_components=1, n_draws=5, random_state=np.random.default_rng(0))
-    assert isinstance(a.random_state, int) and a.random_state == b.random_state
-    # one seed for every frame of one q: the draws do not change from call to call
-    first = a.state_data(1, "ml")["samples"]
-    assert np.array_equal(first, a.state_data(1, "ml")["samples"])
-    assert np.array_equal(first, b.state_data(1, "ml")["samples"])
-
-
-def test_deep_explorer_names_level_sigma():
-    from rkmlearn.widgets.deep import DeepLatentExplorer
-
-    X, y = make_moons(40, noise=0.1, random_state=0)
-    for name in ("sigma", "level_sigma", "smoother_sigma"):
-        with pytest.raises(ValueError, match=rf"^{name} must be"):
-            DeepLatentExplorer(X, y, X, y, levels=(2,), s2=(1,), s1=2, **{name: -1.0})
