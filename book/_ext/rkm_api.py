@@ -298,10 +298,42 @@ def escape_docstring(app, what, name, obj, options, lines):
             and type(obj).__doc__.strip().startswith(lines[0].strip()):
         lines[:] = []
         return
+    # a sentence in an Attributes section ("Others as :class:`X`.") is not an attribute name:
+    # napoleon made it ":ivar Others as ...:", a broken field; it stays a sentence
     for i, line in enumerate(lines):
-        parts = line.split("`")
-        lines[i] = "`".join(TRAILING_UNDERSCORE.sub(r"\1\\_", part) if k % 2 == 0 else part
-                            for k, part in enumerate(parts))
+        sentence = re.match(r"^:ivar ([^:]*\s[^:]*(?::\w+:`[^`]*`[^:]*)*):\s*$", line)
+        if sentence:
+            lines[i:i + 1] = ["", sentence.group(1), ""]
+    # a field list (napoleon's output) followed by unindented text needs a blank line between
+    for i in range(len(lines) - 1, 0, -1):
+        before, after = lines[i - 1], lines[i]
+        if after.strip() and not after.startswith((" ", ":")) and before.strip() \
+                and (before.startswith(":") or before.startswith(" ")) \
+                and any(l.startswith(":") for l in lines[max(0, i - 30):i]):
+            lines.insert(i, "")
+    for i, line in enumerate(lines):
+        parts = re.split(r"(`+[^`]*`+)", line)  # odd parts: ``literals`` and `roles`
+        lines[i] = "".join(TRAILING_UNDERSCORE.sub(r"\1\\_", part) if k % 2 == 0 else part
+                           for k, part in enumerate(parts))
+
+
+#: a numpydoc parameter line with no type: "learning_rate, max_iter, tol :"
+UNTYPED = re.compile(r"^(\s*[A-Za-z_*][\w*]*(?:\s*,\s*[A-Za-z_*][\w*]*)*)\s*:\s*$")
+
+
+def untyped_parameters(app, what, name, obj, options, lines):
+    """Before napoleon: ``a, b :`` (names, no type) as ``a, b`` (napoleon read the empty type
+    as a field list that ends without a blank line), a list of names wrapped over two lines
+    (``a, b,`` then ``c :``) joined first."""
+    for i in range(len(lines) - 2, -1, -1):
+        if re.match(r"^[A-Za-z_*][\w*]*(\s*,\s*[A-Za-z_*][\w*]*)*\s*,\s*$", lines[i]) \
+                and UNTYPED.match(lines[i + 1]):
+            lines[i:i + 2] = [lines[i].rstrip() + " " + lines[i + 1].strip()]
+    for i, line in enumerate(lines):
+        match = UNTYPED.match(line)
+        if match and i + 1 < len(lines) and lines[i + 1].startswith(match.group(1)[:len(
+                match.group(1)) - len(match.group(1).lstrip())] + " "):
+            lines[i] = match.group(1)
 
 
 def resolve_aliases(app, env, node, contnode):
@@ -337,6 +369,7 @@ def setup(app):
     app.connect("env-merge-info", _merge)
     app.connect("doctree-resolved", add_used_in)
     app.connect("autodoc-skip-member", skip_foreign_members)
+    app.connect("autodoc-process-docstring", untyped_parameters, priority=400)  # before napoleon
     app.connect("autodoc-process-docstring", escape_docstring, priority=600)  # after napoleon
     app.connect("missing-reference", resolve_aliases)
     app.connect("warn-missing-reference", quiet_private_references)

@@ -330,4 +330,4 @@ def setup(app):
     app.add_css_file("rkm_book.css")
     app.add_directive("rkm-source", LibrarySource)
     # env_version: a cached doctree from before these transforms must be read again
-    return {"parallel_read_safe": True, "parallel_write_safe": True, "env_version": 3}
+    return {"parallel_read_safe": True, "parallel_write_safe": True, "env_version": 6}
