@@ -53,7 +53,8 @@ BLAS_INFO := $(PY) -c 'import numpy, threadpoolctl; print([(i.get("architecture"
 ALT_IGNORE := --ignore=tests/browser --ignore=tests/test_grading.py --ignore=tests/test_packaging.py \
 	--ignore=tests/test_book_html.py --ignore=tests/test_course.py --ignore=tests/test_grading_attacks.py \
 	--ignore=tests/test_install_extras.py --ignore=tests/test_book_pdf.py --ignore=tests/test_bibliography.py \
-	--ignore=tests/test_chapters_from_scratch.py
+	--ignore=tests/test_chapters_from_scratch.py --ignore=tests/test_book_api.py \
+	--ignore=tests/test_book_downloads.py
 
 .PHONY: all install book pdf notebooks test unit unit-alt nbval nbval-b figures-check bench bench-quick vendor lab clean
 

@@ -277,3 +277,100 @@ def test_mathjax_is_local_on_every_page_with_math():
         )
     fonts = VENDOR / "mathjax" / "es5" / "output" / "chtml" / "fonts" / "woff-v2"
     assert any(fonts.glob("*.woff")), f"MathJax fonts missing in {fonts}"
+
+
+# ---------------------------------------------------------------------------------------------
+# No build leftovers (issue 30): role text, stray index paragraphs, numbered docstrings
+# ---------------------------------------------------------------------------------------------
+ROLE_TEXT = re.compile(r"(?::(?:[a-z]+:)?(?:eq|class|func|meth|mod|attr|data|obj|ref|doc|numref|"
+                       r"term|exc):`|\{(?:index|eq|ref|doc|numref|cite:p|cite:t)\}`)")
+
+
+def _visible_text(page: Path, separator: str = " ") -> str:
+    tree = soup(page)
+    for tag in tree.select("script, style, .rkm-manifest"):
+        tag.decompose()
+    main = tree.find("main") or tree
+    return main.get_text(separator)
+
+
+@pytest.mark.parametrize("page", PAGES, ids=PAGE_IDS)
+def test_no_raw_role_text(page):
+    leftovers = [m.group(0) for m in ROLE_TEXT.finditer(_visible_text(page))]
+    assert not leftovers, f"{page.name}: raw role text on the page: {leftovers[:5]}"
+
+
+@pytest.mark.parametrize("page", PAGES, ids=PAGE_IDS)
+def test_no_stray_index_paragraph(page):
+    """A paragraph that is only an index role's title (a line under a heading)."""
+    stray = [p.get_text(" ", strip=True) for p in soup(page).select("main p")
+             if p.select_one("span.target[id^=index-]")
+             and all(getattr(c, "name", None) == "span" and "target" in c.get("class", [])
+                     or (getattr(c, "name", None) is None and len(str(c).split()) <= 4)
+                     for c in p.children)
+             and len(p.get_text(" ", strip=True).split()) <= 4]
+    assert not stray, f"{page.name}: stray index paragraphs: {stray}"
+
+
+@pytest.mark.parametrize("page", [p for p in PAGES if "/api/" not in p.as_posix()],
+                         ids=[i for i in PAGE_IDS if "/api/" not in i])
+def test_no_documented_object_takes_a_section_number(page):
+    numbered = [a.get_text(" ", strip=True) for a in soup(page).select("nav a.nav-link")
+                if a.find("code") and re.match(r"^\d+(\.\d+)+\.", a.get_text(strip=True))]
+    assert not numbered, f"{page.name}: docstrings numbered as sections: {numbered}"
+
+
+# ---------------------------------------------------------------------------------------------
+# Run it from the page (issue 30): downloads, "Running the book", no repository commands
+# ---------------------------------------------------------------------------------------------
+DOWNLOADS = HTML / "downloads"
+EXERCISES = sorted(p.name for p in (REPO_ROOT / "exercises").glob("ch[0-9][0-9]_*")
+                   if (p / "pytest.ini").is_file())
+
+
+def test_the_site_carries_the_wheel_and_every_handout():
+    import rkmlearn
+    import zipfile
+
+    wheel = DOWNLOADS / f"rkmlearn-{rkmlearn.__version__}-py3-none-any.whl"
+    assert wheel.is_file(), f"{wheel} is not in the built site"
+    assert any(n.startswith("rkmlearn/") for n in zipfile.ZipFile(wheel).namelist())
+    for folder in EXERCISES:
+        handout = DOWNLOADS / f"handout-{folder}.zip"
+        assert handout.is_file(), f"no hand-out {handout.name} in the built site"
+        names = zipfile.ZipFile(handout).namelist()
+        leaked = [n for n in names if re.search(r"(^|/)solution|/hidden/", n)]
+        assert not leaked, f"{handout.name} gives away {leaked}"
+        for needed in (f"{folder}/starter.py", f"{folder}/pytest.ini", f"{folder}/README.md"):
+            assert needed in names, f"{handout.name} has no {needed}"
+        assert any(n.startswith(f"{folder}/tests/public/") for n in names), handout.name
+
+
+def test_each_chapter_links_its_handout_and_running_the_book():
+    for folder in EXERCISES:
+        (page,) = [p for p in PAGES if p.name.startswith(folder[:5])]
+        links = [a.get("href", "") for a in soup(page).select("main a")]
+        assert any(h.endswith(f"downloads/handout-{folder}.zip") for h in links), page.name
+        assert any("running.html" in h for h in links), page.name
+        for href in links:
+            if "downloads/" in href:
+                assert (page.parent / href).resolve().is_file(), f"{page.name}: broken {href}"
+    preface = soup(HTML / "book" / "preface.html")
+    assert any("running.html" in a.get("href", "") for a in preface.select("main a"))
+
+
+def test_running_the_book_gives_the_install_lines():
+    import rkmlearn
+
+    text = _visible_text(HTML / "book" / "running.html", "")
+    wheel = f"rkmlearn-{rkmlearn.__version__}-py3-none-any.whl"
+    assert f'pip install "{wheel}[book,grading,lab]"' in text
+    assert "jupyter lab" in text and 'check("' in text
+
+
+@pytest.mark.parametrize("page", PAGES, ids=PAGE_IDS)
+def test_no_page_tells_a_reader_to_work_in_the_repository(page):
+    text = " ".join(_visible_text(page).split())
+    found = re.findall(r".{0,40}(?:repository root|from the repository|"
+                       r"rkmlearn\.grading (?:release |local |batch )?exercises/).{0,40}", text)
+    assert not found, f"{page.name}: {found[:3]}"

@@ -21,6 +21,10 @@
   notebook's own page, so on the single page they are added for every notebook.
 * **The directive ``rkm-source``**, which shows library code in a chapter (see "Showing library
   code" in ``book/README.md``).
+* **No leftovers** (``rkm_leftovers.py``): role text in listings and stray index paragraphs.
+* **The API reference** (``rkm_api.py``), linked both ways with the chapters.
+* **Downloads** (``rkm_downloads.py``): the wheel and the exercise hand-outs, and a note in each
+  chapter's exercise section that links them and "Running the book".
 
 The JavaScript side (sidebar toggles, the MathJax 2 shim for the widget manager, the hidden
 accessibility menu) and the explorer and equation styles are in ``book/_static/rkm_book.js`` and
@@ -309,6 +313,13 @@ class LibrarySource(SphinxDirective):
 
 
 def setup(app):
+    import rkm_api  # book/_ext is on the path: _config.yml's local_extensions
+    import rkm_downloads
+    import rkm_leftovers
+
+    rkm_leftovers.setup(app)
+    rkm_api.setup(app)
+    rkm_downloads.setup(app)
     app.connect("config-inited", _theme_defaults)
     # after every other handler, so that scripts added by them are filtered too
     app.connect("html-page-context", _singlehtml_widgets, priority=600)
@@ -318,4 +329,5 @@ def setup(app):
     app.add_js_file("rkm_book.js", priority=520)  # after the inline MathJax config (500)
     app.add_css_file("rkm_book.css")
     app.add_directive("rkm-source", LibrarySource)
-    return {"parallel_read_safe": True, "parallel_write_safe": True}
+    # env_version: a cached doctree from before these transforms must be read again
+    return {"parallel_read_safe": True, "parallel_write_safe": True, "env_version": 6}

@@ -104,9 +104,175 @@
       }
     });
   };
+  // 3. Numeric table columns (rkm_book.css right-aligns them): a column whose every non-empty
+  //    body cell is a number ("144,000,000", "-0.25", "1.2e-06", "3.4 %", "12 ± 3") gets the
+  //    class rkm-num on its cells and its header. Any table: markdown, DataFrame, Styler.
+  var NUMBER = /^[-+\u2212]?[$]?(\d[\d,\u2009 ]*(\.\d*)?|\.\d+)(e[-+\u2212]?\d+)?\s*(%|x|\u00d7)?(\s*\u00b1\s*[\d.]+)?$/i;
+  var alignNumbers = function () {
+    var tables = document.querySelectorAll("main table");
+    for (var t = 0; t < tables.length; t++) {
+      var rows = tables[t].querySelectorAll("tbody tr");
+      var numeric = [], seen = [];
+      for (var r = 0; r < rows.length; r++) {
+        var cells = rows[r].children;
+        for (var c = 0; c < cells.length; c++) {
+          var text = cells[c].textContent.trim();
+          if (cells[c].tagName === "TH" || !text) { continue; }
+          seen[c] = true;
+          numeric[c] = (numeric[c] !== false) && NUMBER.test(text);
+        }
+      }
+      var all = tables[t].querySelectorAll("tr");
+      for (var a = 0; a < all.length; a++) {
+        var row = all[a].children;
+        for (var k = 0; k < row.length; k++) {
+          if (seen[k] && numeric[k] && !(row[k].tagName === "TH" && all[a].parentElement.tagName === "TBODY")) {
+            row[k].classList.add("rkm-num");
+          }
+        }
+      }
+    }
+  };
+  // 4. Legible figures on a phone. Output figures are drawn at 100 dpi with their smallest text
+  //    at 10 pt (13.9 px at their nominal width, the width myst-nb writes on the image); shrunk
+  //    to a 360 px column that text would be 6 px. Each figure gets a minimum width at which its
+  //    text is 9 px, and its parent scrolls (rkm_book.css, .rkm-figure-scroll, phones only).
+  var FIGURE_TEXT_PX = 10 * 100 / 72, LEGIBLE_PX = 9;
+  var legibleFigures = function () {
+    var images = document.querySelectorAll("main div.cell_output img, main figure img");
+    var legible = function (img) {
+      // the nominal width: myst-nb's width attribute, else half the pixels (drawn at 2x,
+      // rkmlearn.widgets.plotting.FIGURE_SCALE)
+      var nominal = parseFloat(img.getAttribute("width")) || img.naturalWidth / 2;
+      if (!nominal) { return; }
+      img.style.setProperty("--rkm-legible-width", Math.ceil(nominal * LEGIBLE_PX / FIGURE_TEXT_PX) + "px");
+      img.parentElement.classList.add("rkm-figure-scroll");
+    };
+    for (var i = 0; i < images.length; i++) {
+      if (images[i].closest(".rkm-explorer")) { continue; }
+      if (images[i].getAttribute("width") || images[i].complete) { legible(images[i]); }
+      else { images[i].addEventListener("load", legible.bind(null, images[i])); }
+    }
+  };
+  // 5. Explorers on a phone: panels stacked. A frame is one picture of several panels side by
+  //    side (a heat map, its approximation, the error); shrunk to a 360 px column its text would
+  //    be 5 px, and at its own width the key panel is off-screen. Below 700 px the frame is cut
+  //    at its white gutters (columns with almost no ink) and its panels are shown one under the
+  //    other, each at the column's width, under the controls. The cut follows the frame shown:
+  //    when a control changes it, the panels are cut again.
+  var PHONE = window.matchMedia ? window.matchMedia("(max-width: 700px)") : {matches: false};
+  // a gutter: a run of columns >= 1 % of the width with no ink below the top 12 % of the rows
+  // (where a title may cross it); inside a plot the spines and curves are ink
+  var GUTTER = 0.01, TITLE = 0.12;
+  var cuts = typeof WeakMap === "function" ? new WeakMap() : null;
+  var panelsOf = function (img) {
+    if (cuts && cuts.has(img)) { return cuts.get(img); }
+    var w = img.naturalWidth, h = img.naturalHeight, result = null;
+    try {
+      var canvas = document.createElement("canvas");
+      canvas.width = w; canvas.height = h;
+      var context = canvas.getContext("2d");
+      context.drawImage(img, 0, 0);
+      var data = context.getImageData(0, 0, w, h).data, blank = [];
+      for (var x = 0; x < w; x++) {
+        var ink = 0;
+        for (var y = Math.floor(TITLE * h); y < h && !ink; y++) {
+          var k = (y * w + x) * 4;
+          if (data[k + 3] > 32 && (data[k] < 235 || data[k + 1] < 235 || data[k + 2] < 235)) { ink++; }
+        }
+        blank.push(!ink);
+      }
+      var panels = [], start = -1, gap = 0, minimum = Math.max(10, Math.round(GUTTER * w));
+      for (var i = 0; i <= w; i++) {
+        if (i < w && !blank[i]) {
+          if (start < 0) { start = i; }
+          else if (gap >= minimum) { panels.push([start, i - gap]); start = i; }
+          gap = 0;
+        } else if (start >= 0) {
+          gap++;
+          if (i === w) { panels.push([start, w - gap + 1]); }
+        }
+      }
+      panels = panels.filter(function (p) { return p[1] - p[0] >= 0.15 * w; });
+      result = panels.length >= 2 ? panels : null;
+    } catch (error) {
+      result = null;  // an unreadable picture stays whole
+    }
+    if (cuts) { cuts.set(img, result); }
+    return result;
+  };
+  var shownFrame = function (root) {
+    var frames = root.querySelectorAll("img.rkm-frame");
+    for (var i = 0; i < frames.length; i++) {
+      var visible = frames[i].complete && frames[i].naturalWidth > 0;
+      for (var e = frames[i].parentElement; visible && e && e !== root; e = e.parentElement) {
+        visible = window.getComputedStyle(e).display !== "none";
+      }
+      if (visible) { return frames[i]; }
+    }
+    return null;
+  };
+  var stackPanels = function (root) {
+    var old = root.querySelector(".rkm-panels"), frame = shownFrame(root);
+    var all = root.querySelectorAll("img.rkm-frame");
+    var panels = PHONE.matches && frame ? panelsOf(frame) : null;
+    if (old && (!panels || old.dataset.src !== frame.src)) { old.parentNode.removeChild(old); old = null; }
+    for (var i = 0; i < all.length; i++) { all[i].classList.toggle("rkm-split", !!panels && all[i] === frame); }
+    if (!panels || old) { return; }
+    var box = document.createElement("div");
+    box.className = "rkm-panels";
+    box.dataset.src = frame.src;
+    var w = frame.naturalWidth, h = frame.naturalHeight;
+    // frames are drawn at a multiple of their design size (FrameExplorer.scale); a panel is
+    // shown at most at its design size, never enlarged past the frame's pixels
+    var design = parseFloat(frame.style.width) || w / 1.5, scale = w / design;
+    panels.forEach(function (p) {
+      var panel = document.createElement("div"), width = p[1] - p[0];
+      panel.className = "rkm-panel";
+      panel.style.aspectRatio = width + " / " + h;
+      panel.style.maxWidth = (width / scale) + "px";
+      var copy = document.createElement("img");
+      copy.src = frame.src;
+      copy.alt = frame.alt || "";
+      copy.dataset.design = String(design);
+      copy.style.width = (100 * w / width) + "%";
+      copy.style.marginLeft = (-100 * p[0] / width) + "%";
+      panel.appendChild(copy);
+      box.appendChild(panel);
+    });
+    frame.parentNode.insertBefore(box, frame.nextSibling);
+  };
+  var watchExplorers = function () {
+    var update = function () {
+      var roots = document.querySelectorAll(".rkm-explorer");
+      for (var i = 0; i < roots.length; i++) { stackPanels(roots[i]); }
+    };
+    var pending = false;
+    var later = function () {
+      if (!pending) { pending = true; window.setTimeout(function () { pending = false; update(); }, 50); }
+    };
+    if (typeof MutationObserver === "function") {
+      new MutationObserver(function (records) {
+        for (var i = 0; i < records.length; i++) {
+          var target = records[i].target;
+          if (target.closest && target.closest(".rkm-explorer") && !target.closest(".rkm-panels")
+              && !(target.classList && target.classList.contains("rkm-panels"))) { later(); return; }
+        }
+      }).observe(document.body, {childList: true, subtree: true, attributes: true,
+                                 attributeFilter: ["style", "class", "src"]});
+    }
+    document.addEventListener("load", function (event) {
+      if (event.target && event.target.classList && event.target.classList.contains("rkm-frame")) { later(); }
+    }, true);
+    if (PHONE.addEventListener) { PHONE.addEventListener("change", later); }
+    later();
+  };
   var ready = function () {
     forwardToggles();
     watchLabels();
+    alignNumbers();
+    legibleFigures();
+    watchExplorers();
   };
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", ready);

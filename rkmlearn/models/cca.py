@@ -42,6 +42,9 @@ __all__ = ["KernelCCA"]
 class KernelCCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     r"""Regularised kernel CCA of two views, dual (kernels) or primal (feature maps) (Part VI).
 
+    Implements :eq:`eq-kcca-primal` and its conditions :eq:`eq-kcca-conditions` (Chapter 12,
+    *Kernel canonical correlation analysis*).
+
     ``fit(X, Y)`` as scikit-learn's ``CCA``: ``X`` is the first view, ``Y`` the second.
 
     Parameters

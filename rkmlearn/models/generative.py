@@ -38,6 +38,8 @@ DENSITIES = ("gaussian", "gmm")
 class GenerativeRKM(MultiViewKPCA):
     r"""Generative multi-view RKM: multi-view kernel PCA, a density on its hidden units, pre-images (Part VI).
 
+    Implements :eq:`eq-genrkm-preimage` (Chapter 13, *Generative RKMs*).
+
     Parameters
     ----------
     n_components, kernels, feature_maps, setting, solver, rescale, rotate, eigen_solver, optimizer,

@@ -41,6 +41,9 @@ __all__ = ["KernelSpectralClustering", "balanced_line_fit"]
 class KernelSpectralClustering(ClusterMixin, TransformerMixin, BaseEstimator):
     r"""Kernel spectral clustering, the weighted kernel PCA of Alzate & Suykens (2010) (Part VI).
 
+    Implements :eq:`eq-ksc-dual`, :eq:`eq-ksc-bias` and the model selection criterion
+    :eq:`eq-ksc-blf` (Chapter 11, *Kernel spectral clustering*).
+
     Parameters
     ----------
     n_clusters : int, default=2

@@ -3,7 +3,7 @@
 Runs after ``make book`` (``make test`` builds first) on ``_build/html``, served on 127.0.0.1, in
 Debian's Chromium driven by Playwright (its own browser download needs the network, so the
 system binary is used; set ``RKM_CHROMIUM`` to use another). Every request to another host is
-aborted and recorded. Each page is opened at 1400 px and at 400 px (one browser, several pages
+aborted and recorded. Each page is opened at 1400 px and at 390 px, a phone (one browser, several pages
 at a time), and these checks are made (``CHECKS``):
 
 ``loads-cleanly``
@@ -15,22 +15,22 @@ at a time), and these checks are made (``CHECKS``):
     outside code.
 ``equations-fit-1400``
     at 1400 px no display equation is wider than its container.
-``equations-reachable-400``
-    at 400 px no display equation is cut off: one wider than its box must scroll within it, and
+``equations-reachable-390``
+    at 390 px no display equation is cut off: one wider than its box must scroll within it, and
     show it (a scroll bar, or the book's scroll shadows where bars are hidden, as on phones).
 ``explorers``
     for every explorer (``.rkm-explorer``), the state its controls show is the manifest's initial
     state and the frame shown is that state's (SHA-256 of the image bytes against the manifest);
     then every control is moved through its whole ladder (slider: arrow keys; buttons: clicks),
     and after each move the frame changed and is the manifest's frame of the new state.
-``page-fits-400``
-    at 400 px the page is no wider than the viewport: nothing outside a scrolling box (a code
+``page-fits-390``
+    at 390 px the page is no wider than the viewport: nothing outside a scrolling box (a code
     block, an equation) sticks out at the right and makes the whole page scroll sideways (a long
     dotted name or file path without a break opportunity did, in a caption or in the text).
-``toggles-400`` / ``toggles-1400``
-    the visible sidebar toggle opens the chapter list (400 px: the navigation dialog; 1400 px: it
+``toggles-390`` / ``toggles-1400``
+    the visible sidebar toggle opens the chapter list (390 px: the navigation dialog; 1400 px: it
     hides and shows the sidebar), and the contents toggle, where the page has one, opens the
-    page's contents (400 px).
+    page's contents (390 px).
 
 The checks of the book as a textbook (issue 18; ``book/README.md`` says how to meet them):
 
@@ -56,6 +56,22 @@ The checks of the book as a textbook (issue 18; ``book/README.md`` says how to m
     the text ``(eq-`` (a raw equation label) appears nowhere in the page, code and collapsed
     listings included.
 
+The checks of the book as a finished product (issue 30):
+
+``no-leftovers``
+    no raw role text (``:eq:`...```, ``{index}`...```, ``:class:`...``` ...) anywhere in the
+    page's text, code and collapsed blocks included, and no paragraph that is only an index
+    role's title.
+``tables-styled``
+    every table is ruled or striped, and every numeric column is right-aligned.
+``code-no-sideways-1400``
+    at 1400 px no code or output block is wider than its box (nothing scrolls sideways).
+``figure-text-390``
+    at 390 px the smallest text of every output figure is at least ``FIGURE_TEXT_MIN`` CSS px
+    (its point size at the PNG's dpi, scaled as shown).
+``page-weight``
+    a fresh load of the page at 1400 px transfers at most ``PAGE_WEIGHT_LIMIT`` bytes.
+
 After the run a table gives, per page, the counts of what these checks measure (``python -m
 pytest tests/browser -s`` prints it; it is also written to ``_build/browser-report.json``), so
 a change can be given as before/after numbers per chapter.
@@ -68,7 +84,9 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import gzip
 import http.server
+import io
 import json
 import os
 import re
@@ -114,7 +132,7 @@ LAUNCH_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
     "--disable-component-update", "--disable-sync", "--no-first-run",
 ]
-WIDE, NARROW = 1400, 400
+WIDE, NARROW = 1400, 390
 #: pages open at the same time (one browser; each page is a tab)
 CONCURRENT_PAGES = 3
 TIMEOUT_MS = 180_000
@@ -125,9 +143,14 @@ PAGES = sorted(p.relative_to(HTML).as_posix() for p in HTML.rglob("*.html")
                and Path(p.relative_to(HTML)).match(os.environ.get("RKM_BROWSER_PAGES", "*")))
 REDIRECTS = [p for p in PAGES if 'http-equiv="Refresh"' in (HTML / p).read_text(errors="replace")]
 EXPLORER_PAGES = [p for p in PAGES if "rkm-manifest" in (HTML / p).read_text(errors="replace")]
-CHECKS = ("loads-cleanly", "math-typeset", "equations-fit-1400", "equations-reachable-400",
-          "page-fits-400", "explorers", "toggles-400", "toggles-1400", "code-fits-1400", "no-plumbing",
-          "figures-captioned", "figures-sharp", "no-label-text")
+CHECKS = ("loads-cleanly", "math-typeset", "equations-fit-1400", "equations-reachable-390",
+          "page-fits-390", "explorers", "toggles-390", "toggles-1400", "code-fits-1400", "no-plumbing",
+          "figures-captioned", "figures-sharp", "no-label-text", "no-leftovers", "tables-styled",
+          "code-no-sideways-1400", "figure-text-390", "page-weight")
+#: issue 30: the most a page may transfer (HTML, scripts, styles, images, explorer frames)
+PAGE_WEIGHT_LIMIT = 3_000_000
+#: issue 30: the smallest text a figure may show, in CSS px
+FIGURE_TEXT_MIN = 9.0
 #: explorer frames at 400 px: shown at least this fraction of their design width (FRAME_RC's
 #: smallest text, 9 pt = 12.5 px at the design width, stays at 9 px or more)
 LEGIBLE_FRACTION = 0.72
@@ -136,8 +159,32 @@ SHARPNESS = 1.5
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    """Serves the site as a static host does (GitHub Pages, Netlify, nginx with gzip on): text
+    (HTML, scripts, styles, JSON, SVG) gzip-compressed to a browser that accepts it, so that
+    ``page-weight`` measures what a reader's browser transfers."""
+
+    COMPRESSED = (".html", ".js", ".css", ".json", ".svg", ".txt", ".map")
+
     def log_message(self, *args):
         pass
+
+    def send_head(self):
+        path = Path(self.translate_path(self.path))
+        if not (path.is_file() and path.suffix in self.COMPRESSED
+                and "gzip" in self.headers.get("Accept-Encoding", "")):
+            return super().send_head()
+        body = _gzipped(path)
+        self.send_response(200)
+        self.send_header("Content-Type", self.guess_type(str(path)))
+        self.send_header("Content-Encoding", "gzip")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        return io.BytesIO(body)
+
+
+@functools.lru_cache(maxsize=None)
+def _gzipped(path: Path) -> bytes:
+    return gzip.compress(path.read_bytes(), compresslevel=6, mtime=0)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -257,14 +304,16 @@ RASTER_JS = r"""() => {
   return Array.from(root.querySelectorAll('img')).filter(img => img.offsetParent !== null
       && img.naturalWidth > 0 && !/\.svg(\?|$)|^data:image\/svg/i.test(img.currentSrc || img.src))
     .map(img => {
-      const frame = img.classList.contains('rkm-frame');
-      const design = frame ? parseFloat(img.style.width) || null : null;
+      // an explorer frame, or one of its panels on a phone (rkm_book.js cuts a frame into
+      // panels below 700 px: each shows the frame's picture, cropped, data-design its width)
+      const frame = img.classList.contains('rkm-frame') || !!img.closest('.rkm-panel');
+      const design = frame ? parseFloat(img.dataset.design || img.style.width) || null : null;
       const shown = img.getBoundingClientRect().width;
       // a frame wider than its explorer is reachable if the box that scrolls it (the innermost
       // scrolling ancestor) shows that it scrolls
       let reachable = true;
       const root = img.closest('.rkm-explorer');
-      if (frame && root && shown > root.clientWidth + 1) {
+      if (frame && root && !img.closest('.rkm-panel') && shown > root.clientWidth + 1) {
         reachable = false;
         for (let el = img.parentElement; el && el !== root.parentElement; el = el.parentElement) {
           if (el.scrollWidth > el.clientWidth + 1 && ['auto', 'scroll'].includes(getComputedStyle(el).overflowX)) {
@@ -310,6 +359,65 @@ LABEL_TEXT_JS = r"""() => {
   return found;
 }"""
 
+#: Raw role text (":eq:`", "{index}`" ...) anywhere in the page's text, code included, and
+#: paragraphs that are only an index role's title (a stray line under a heading).
+LEFTOVERS_JS = r"""() => {
+  const root = document.querySelector('main') || document.body;
+  const role = /(?::(?:[a-z]+:)?(?:eq|class|func|meth|mod|attr|data|obj|ref|doc|numref|term|exc):`|\{(?:index|eq|ref|doc|numref|cite:p|cite:t)\}`)/g;
+  const found = [];
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT, {acceptNode(node) {
+    const parent = node.parentElement;
+    return parent && parent.closest('script, style, .rkm-manifest') ? NodeFilter.FILTER_REJECT
+                                                                    : NodeFilter.FILTER_ACCEPT;
+  }});
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const text = node.textContent;
+    for (const m of text.matchAll(role))
+      found.push('role text: ' + text.slice(Math.max(0, m.index - 30), m.index + 40).replace(/\s+/g, ' '));
+  }
+  for (const p of root.querySelectorAll('p')) {
+    if (p.querySelector('span.target[id^="index-"]')
+        && Array.from(p.children).every(c => c.matches('span.target'))
+        && p.textContent.trim().split(/\s+/).length <= 4)
+      found.push('stray index paragraph: ' + p.textContent.trim());
+  }
+  return found;
+}"""
+
+#: Every table is ruled or striped, and its numeric columns are right-aligned.
+TABLES_JS = r"""() => {
+  const NUMBER = /^[-+\u2212]?[$]?(\d[\d,\u2009 ]*(\.\d*)?|\.\d+)(e[-+\u2212]?\d+)?\s*(%|x|\u00d7)?(\s*\u00b1\s*[\d.]+)?$/i;
+  return Array.from(document.querySelectorAll('main table')).map((table, i) => {
+    const cells = Array.from(table.querySelectorAll('td, th'));
+    const ruled = cells.length > 0 && cells.every(c => parseFloat(getComputedStyle(c).borderBottomWidth) > 0);
+    const rows = Array.from(table.querySelectorAll('tbody tr'));
+    const zebra = rows.length > 1 && getComputedStyle(rows[0]).backgroundColor !== getComputedStyle(rows[1]).backgroundColor;
+    const columns = {};
+    for (const row of rows) Array.from(row.children).forEach((cell, k) => {
+      const text = cell.textContent.trim();
+      if (cell.tagName === 'TH' || !text) return;
+      (columns[k] = columns[k] || []).push(cell);
+    });
+    const misaligned = [];
+    for (const [k, column] of Object.entries(columns)) {
+      if (!column.every(c => NUMBER.test(c.textContent.trim()))) continue;
+      const bad = column.filter(c => !['right', 'end'].includes(getComputedStyle(c).textAlign));
+      if (bad.length) misaligned.push(`column ${+k + 1} (${bad[0].textContent.trim()})`);
+    }
+    const caption = (table.querySelector('caption') || {}).textContent || table.id || `table ${i + 1}`;
+    return {name: caption.trim().slice(0, 40), styled: ruled || zebra, misaligned};
+  });
+}"""
+
+#: The smallest text of each output figure as shown, in CSS px: figures are drawn with their
+#: smallest text at FIGURE_FONT_PT points at the figure's dpi (the PNG's pHYs, read by the test,
+#: over FIGURE_SCALE), and shown at (displayed width / nominal width) of that.
+FIGURE_SIZES_JS = r"""() => Array.from((document.querySelector('main') || document.body)
+    .querySelectorAll('div.cell_output img, figure img'))
+  .filter(img => img.offsetParent !== null && !img.closest('.rkm-explorer') && img.naturalWidth > 0)
+  .map(img => ({src: new URL(img.currentSrc || img.src).pathname, shown: img.getBoundingClientRect().width,
+                nominal: parseFloat(img.getAttribute('width')) || img.naturalWidth / 2}))"""
+
 EXPLORER_STATE_JS = r"""async (root) => {
   const controls = Array.from(root.querySelectorAll('.rkm-control')).map(control => {
     const handle = control.querySelector('.noUi-handle');
@@ -333,6 +441,34 @@ EXPLORER_STATE_JS = r"""async (root) => {
 # ---------------------------------------------------------------------------------------------
 # Collecting the reports: one pass over the site, shared by all tests
 # ---------------------------------------------------------------------------------------------
+#: the smallest font of an output figure, in points (matplotlib's default font.size; the
+#: chapters' figures set no smaller text)
+FIGURE_FONT_PT = 10.0
+#: output figures are drawn at this multiple of their dpi (rkmlearn.widgets.plotting.FIGURE_SCALE)
+FIGURE_SCALE = 2
+
+
+def _png_dpi(path: Path) -> float | None:
+    """The dpi a PNG was saved at (its pHYs chunk), or None."""
+    import struct
+
+    data = path.read_bytes()[:4096]
+    at = data.find(b"pHYs")
+    if at < 0:
+        return None
+    x, _, unit = struct.unpack(">IIB", data[at + 4:at + 13])
+    return x * 0.0254 if unit == 1 else None
+
+
+def _figure_text_px(figure: dict) -> float | None:
+    """The smallest text of a shown output figure, in CSS px."""
+    path = HTML / urllib.parse.unquote(figure["src"]).lstrip("/")
+    dpi = _png_dpi(path) if path.is_file() and path.suffix == ".png" else None
+    if dpi is None or not figure["nominal"]:
+        return None
+    return FIGURE_FONT_PT * (dpi / FIGURE_SCALE) / 72 * figure["shown"] / figure["nominal"]
+
+
 class PageVisit:
     """Problems seen while one page was open."""
 
@@ -378,7 +514,7 @@ async def _wait_for_explorers(page, expected: int):
     await page.wait_for_function(
         """(n) => { const roots = document.querySelectorAll('.rkm-explorer');
                     return roots.length === n && Array.from(roots).every(r =>
-                      Array.from(r.querySelectorAll('img.rkm-frame')).some(
+                      Array.from(r.querySelectorAll('img.rkm-frame, .rkm-panel img')).some(
                         i => i.offsetParent !== null && i.complete && i.naturalWidth > 0)); }""",
         arg=expected)
 
@@ -545,12 +681,33 @@ async def _visit(browser, base: str, page_name: str, blocked: list, semaphore) -
                         report["metrics"]["figures"] = len(figures)
                         report["metrics"]["uncaptioned"] = sum(
                             1 for f in figures if not (f["numbered"] and f["caption"] and f["alt"]))
+                        report["code-no-sideways-1400"] += [
+                            f"{b['kind']} block scrolls sideways ({b['width']} px in {b['box']} px): {b['line']!r}"
+                            for b in blocks]
+                        leftovers = await page.evaluate(LEFTOVERS_JS)
+                        report["no-leftovers"] += leftovers
+                        report["metrics"]["leftovers"] = len(leftovers)
+                        tables = await page.evaluate(TABLES_JS)
+                        report["tables-styled"] += [
+                            f"{t['name']}: " + ("not ruled or striped; " if not t["styled"] else "")
+                            + ("numeric columns not right-aligned: " + ", ".join(t["misaligned"])
+                               if t["misaligned"] else "")
+                            for t in tables if not t["styled"] or t["misaligned"]]
+                        report["metrics"]["tables"] = len(tables)
                         leaked = await page.evaluate(LABEL_TEXT_JS)
                         report["no-label-text"] += [f"label text: {t!r}" for t in leaked]
                         report["metrics"]["label_text"] = len(leaked)
                     else:
+                        texts = [(f["src"], _figure_text_px(f)) for f in await page.evaluate(FIGURE_SIZES_JS)]
+                        texts = [(src, px) for src, px in texts if px is not None]
+                        report["figure-text-390"] += [
+                            f"{src.rsplit('/', 1)[-1][:16]}: smallest text {px:.1f} px"
+                            for src, px in texts if px < FIGURE_TEXT_MIN - 0.05]
+                        report["metrics"]["figure_text_390"] = round(min((px for _, px in texts), default=0), 1)
+                        report["metrics"]["explorers_stacked_390"] = await page.evaluate(
+                            "() => document.querySelectorAll('.rkm-explorer .rkm-panels').length")
                         report["figures-sharp"] += [
-                            f"400 px: explorer frame shown {r['shown']:.0f} px wide, below "
+                            f"390 px: explorer frame shown {r['shown']:.0f} px wide, below "
                             f"{LEGIBLE_FRACTION} of its {r['design']:.0f} px"
                             + ("" if r["reachable"] else ", and its box does not scroll visibly")
                             for r in rasters if r["frame"] and r["design"]
@@ -570,9 +727,9 @@ async def _visit(browser, base: str, page_name: str, blocked: list, semaphore) -
                     else:
                         page_width = await page.evaluate(PAGE_WIDTH_JS)
                         if page_width["width"] > NARROW + 1:
-                            report["page-fits-400"].append(
+                            report["page-fits-390"].append(
                                 f"the page is {page_width['width']} px wide: " + "; ".join(page_width["culprits"]))
-                        report["equations-reachable-400"] += [
+                        report["equations-reachable-390"] += [
                             f"equation {e['label']} ({e['content']:.0f} px in a {e['box']:.0f} px box) is cut off"
                             for e in equations if not e["fits"] and not e["scrollable"]]
                         report["scrolling-400"] = [e["label"] for e in equations
@@ -581,7 +738,7 @@ async def _visit(browser, base: str, page_name: str, blocked: list, semaphore) -
                         report["metrics"]["eq_cut_400"] = sum(
                             1 for e in equations if not e["fits"] and not e["scrollable"])
                         report["metrics"]["eq_scroll_400"] = len(report["scrolling-400"])
-                    key = "toggles-1400" if width == WIDE else "toggles-400"
+                    key = "toggles-1400" if width == WIDE else "toggles-390"
                     report[key] += await _toggles(page, width)
                 await page.wait_for_load_state("networkidle")
                 await page.close()
@@ -590,6 +747,10 @@ async def _visit(browser, base: str, page_name: str, blocked: list, semaphore) -
             report["loads-cleanly"] += [f"{width} px: {p}" for p in visit.problems]
             if width == WIDE:
                 report["bytes"] = visit.bytes
+                report["metrics"]["transfer_mb"] = round(visit.bytes / 1e6, 2)
+                if visit.bytes > PAGE_WEIGHT_LIMIT:
+                    report["page-weight"].append(
+                        f"the page transfers {visit.bytes / 1e6:.2f} MB (limit {PAGE_WEIGHT_LIMIT / 1e6:.0f} MB)")
             await context.close()
     return report
 
@@ -646,8 +807,13 @@ TABLE = (
     ("soft", "... drawn below 1.5x their displayed width"),
     ("label_text", "leaked label text '(eq-'"),
     ("equations", "display equations"),
-    ("eq_cut_400", "... cut off at 400 px (no visible scroll)"),
-    ("eq_scroll_400", "... scrolling at 400 px"),
+    ("eq_cut_400", "... cut off at 390 px (no visible scroll)"),
+    ("eq_scroll_400", "... scrolling at 390 px"),
+    ("transfer_mb", "MB transferred at 1400 px (fresh cache)"),
+    ("figure_text_390", "smallest figure text at 390 px (CSS px)"),
+    ("leftovers", "raw role text and stray index paragraphs"),
+    ("explorers_stacked_390", "explorers shown panel under panel at 390 px"),
+    ("tables", "tables (all ruled/striped, numbers right-aligned: tables-styled)"),
 )
 
 
