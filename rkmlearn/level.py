@@ -24,6 +24,7 @@ from ._symmetric import SYMMETRY_RTOL, check_symmetric_matrix, rank_tolerance
 from ._validation import (check_array, check_n_components, check_random_state, check_two_samples, primal_needs_features,
                           validate)
 from .base import LEVEL_DEFAULTS, LEVEL_RULES, warn_not_converged
+from .matrix_free import matrix_free_dual_level, use_matrix_free
 from .solvers.eigen import check_leading_eigenvalues, flip_signs
 from .solvers.generalized import check_metric
 from .solvers.subspace import LevelOptions, Subspace, leading_subspace
@@ -125,7 +126,7 @@ def solve_level(views, n_components, *, setting=LEVEL_DEFAULTS["setting"], solve
                 eigen_solver=LEVEL_DEFAULTS["eigen_solver"], optimizer=LEVEL_DEFAULTS["optimizer"],
                 learning_rate=LEVEL_DEFAULTS["learning_rate"], max_iter=LEVEL_DEFAULTS["max_iter"],
                 tol=LEVEL_DEFAULTS["tol"], verbose=LEVEL_DEFAULTS["verbose"], random_state=None,
-                keep_matrix=False, with_scores=True, name="solve_level", Xs=None):
+                keep_matrix=False, with_scores=True, name="solve_level", Xs=None, gram_budget=None):
     """Hidden features of one RKM level from :class:`~rkmlearn.views.View` objects.
 
     Parameters
@@ -174,6 +175,11 @@ def solve_level(views, n_components, *, setting=LEVEL_DEFAULTS["setting"], solve
         views on them, a dual level with :meth:`View.fit_centred_gram <rkmlearn.views.View.fit_centred_gram>`
         (each kernel evaluated once, its statistics taken while the Gram matrix is built). None:
         the views are fitted already (their centred Gram matrices are computed afresh).
+    gram_budget : int, optional
+        Bytes the dual level's dense ``n x n`` arrays may take (default
+        :data:`~rkmlearn.kernels.operator.GRAM_BYTES`, 4 GiB); above it, or for a Dask input, the level
+        is solved matrix-free (:mod:`rkmlearn.matrix_free`: products in tiles, the same answer to
+        ``1e-8``; ``solver="eig"`` without ``coupling`` or ``metric``, else the dense path).
 
     Returns
     -------
@@ -198,7 +204,8 @@ def solve_level(views, n_components, *, setting=LEVEL_DEFAULTS["setting"], solve
         )
     rng = check_random_state(random_state)
     if opts.setting == "dual":
-        return _dual_level(views, Xs, n_components, coupling, metric, opts, rng, keep_matrix, with_scores, name)
+        return _dual_level(views, Xs, n_components, coupling, metric, opts, rng, keep_matrix, with_scores, name,
+                           gram_budget)
     for matrix, what in ((coupling, "coupling"), (metric, "metric")):
         if matrix is not None:
             raise ValueError(f"{what} is an n x n matrix of the dual problem; use setting='dual'.")
@@ -224,11 +231,13 @@ def _input_name(Xs, v):
     return "X" if len(Xs) == 1 else f"Xs[{v}]"
 
 
-def _dual_level(views, Xs, n_components, coupling, metric, opts, rng, keep_matrix, with_scores, name):
+def _dual_level(views, Xs, n_components, coupling, metric, opts, rng, keep_matrix, with_scores, name, gram_budget=None):
     """Algorithms 2 and 4: ``(K + coupling) H = H Lambda``, ``K = sum_v M_c K_v M_c`` (:eq:`eq-mv-dual-eig`);
     with a ``metric`` ``B``: ``(K + coupling) H = B H Lambda``."""
     n = (views[0].X_ if Xs is None else Xs[0]).shape[0]
     s = check_n_components(n_components, n - 1, what="n_samples - 1")
+    if use_matrix_free(views, Xs, n, gram_budget, coupling, metric, opts.solver, name):  # past the budget
+        return Level(*matrix_free_dual_level(views, Xs, s, rng, opts.eigen_solver, keep_matrix, with_scores, name))
     grams = [view.centred_gram if Xs is None else (lambda view=view, v=v: view.fit_centred_gram(Xs[v], name=_input_name(Xs, v)))
              for v, view in enumerate(views)]
     K_views = [_finite(gram, f"the centred Gram matrix of view {v}", diagonal=True) for v, gram in enumerate(grams)]

@@ -21,6 +21,7 @@ from ._validation import (array, check_array, check_kernel_or_feature_map, check
 from . import _blas
 from .features import IdentityFeatures
 from .kernels import GramCenterer, Linear, make_kernel
+from .kernels.operator import kernel_diagonal
 
 __all__ = ["View", "is_dask", "row_chunks", "STREAM_BYTES", "CHUNK_BYTES"]
 
@@ -125,10 +126,25 @@ class View(BaseEstimator):
         """
         return self._fit(X, name, "centred")
 
+    def fit_matrix_free(self, X, *, name="X"):
+        """:meth:`fit` of a view whose Gram matrix is never formed (a matrix-free dual level,
+        :mod:`rkmlearn.kernels.operator`): a kernel view keeps ``X`` (a Dask array too) and ``scale_``,
+        and gets its centring statistics from the level's first tile pass (:meth:`set_gram_statistics`)."""
+        self._fit(X, name, "matrix-free")
+        return self
+
+    def set_gram_statistics(self, row_means):
+        """The training Gram matrix's row means ``r`` from a matrix-free pass; a Dask input is computed
+        here (``n x d``: the training rows every kernel row of :meth:`centred_kernel_rows` needs)."""
+        self.centerer_ = GramCenterer.from_statistics(row_means, float(row_means.mean()))
+        self.X_ = np.asarray(self.X_) if is_dask(self.X_) else self.X_
+        return self
+
     def _fit(self, X, name, gram):
-        """Fit; return the centred Gram matrix if ``gram == "centred"`` (``"uncentred"``: no statistics)."""
+        """Fit; return the centred Gram matrix if ``gram == "centred"`` (``"uncentred"``: no statistics;
+        ``"matrix-free"``: a kernel view's statistics come later, from the level)."""
         dask = is_dask(X)
-        if dask and self.feature_map is None:
+        if dask and self.feature_map is None and gram != "matrix-free":
             raise ValueError(f"{name} is a Dask array: only an explicit feature map (setting='primal') is streamed; "
                              "pass a feature_map, or a NumPy array.")
         check_kernel_or_feature_map(self.kernel, self.kernel_params, self.feature_map, "dual", default_kernel=None)
@@ -144,6 +160,9 @@ class View(BaseEstimator):
             self.feature_map_, self.feature_mean_ = None, None
             if gram == "uncentred":
                 self.scale_ = None
+                return None
+            if gram == "matrix-free":  # scale_ from the diagonal (O(n)), statistics from the level's pass
+                self.scale_ = float(np.abs(kernel_diagonal(self.kernel_, self.X_)).max())
                 return None
             K = self.kernel_(self.X_)  # a fresh array, exactly symmetric by construction
             with np.errstate(over="ignore", invalid="ignore"):  # an overflow is the level's error to report
@@ -339,6 +358,15 @@ class View(BaseEstimator):
         if self.feature_map_ is not None:
             return self.centred_features(X) @ self.centred_features().T
         return self._statistics().transform(self.kernel_(X, self.X_))
+
+    def centred_kernel_rows_times(self, X, B):
+        """``k_c(X) B`` (m, b): :meth:`centred_kernel_rows` times ``B`` (n, b), a chunk of rows of ``X``
+        at a time when the m x n kernel rows would exceed :data:`STREAM_BYTES` (the transform of many
+        new points against many training points; below that, the one product as before)."""
+        m, n = X.shape[0], self.X_.shape[0]
+        if m * n * 8 <= STREAM_BYTES:
+            return self.centred_kernel_rows(X) @ B
+        return np.vstack([self.centred_kernel_rows(X[rows]) @ B for rows in row_chunks(m, n)])
 
     def preimage_mean_term(self, alpha):
         r"""``mu^T phi_c`` of the feature-space points ``phi_c = Phi_c^T alpha``: ``alpha @ (r - g)``.

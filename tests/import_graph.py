@@ -37,7 +37,7 @@ LAYERS = {
     "kernels": 3,
     "features": 4,
     "views": 5, "base": 5,
-    "level": 6, "preimage": 6, "forecasting": 6,
+    "level": 6, "preimage": 6, "forecasting": 6, "matrix_free": 6,
     "models": 7,
     "": 8,  # rkmlearn/__init__.py
     "widgets": 9,

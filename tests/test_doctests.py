@@ -9,6 +9,7 @@ CORE_MODULES = [
     "rkmlearn._validation", "rkmlearn.base", "rkmlearn.views", "rkmlearn.level", "rkmlearn.forecasting",
     "rkmlearn._validation.arrays", "rkmlearn._validation.scalars", "rkmlearn._validation.boundary",
     "rkmlearn.kernels", "rkmlearn.kernels.zoo", "rkmlearn.kernels.spec", "rkmlearn.kernels.centering",
+    "rkmlearn.kernels.operator", "rkmlearn.solvers.operator", "rkmlearn.matrix_free",
     "rkmlearn.features", "rkmlearn.preimage", "rkmlearn.solvers.eigen",
     "rkmlearn.solvers.linear", "rkmlearn.solvers.stiefel", "rkmlearn.solvers.subspace",
     "rkmlearn.solvers.line_search", "rkmlearn.solvers.optimisers", "rkmlearn.solvers.objectives",

@@ -87,10 +87,13 @@ def test_dask_array_on_a_loopback_distributed_cluster():
         np.testing.assert_allclose(out.compute(), whole.transform(X), atol=1e-12)
 
 
-def test_dask_needs_an_explicit_feature_map():
+def test_a_dask_kernel_view_outside_a_matrix_free_level_needs_an_explicit_feature_map():
+    # a dual level solves a Dask input matrix-free (tests/test_matrix_free.py); a view alone cannot hold its Gram matrix
     da = pytest.importorskip("dask.array")
+    from rkmlearn import View
+
     with pytest.raises(ValueError, match="Dask array: only an explicit feature map"):
-        KPCA(2, kernel="rbf").fit(da.from_array(X, chunks=(400, 5)))
+        View(kernel="rbf").fit(da.from_array(X, chunks=(400, 5)))
 
 
 def test_chunk_statistics_form_only_one_triangle_once_per_chunk(stream, monkeypatch):

@@ -267,15 +267,16 @@ class RBF(_BandwidthKernel):
         return _distances_then(X, Y, gaussian)
 
     @kernel_inputs
-    def blocks(self, X, Y=None):
-        # the exponents as ONE product of augmented rows (_rbf_augmented_rows): no broadcast pass per block
+    def blocks(self, X, Y=None, *, multiply=product):
+        # the exponents as ONE product of augmented rows (_rbf_augmented_rows): no broadcast pass per block;
+        # multiply=np.matmul: NumPy's BLAS, which releases the GIL (the matrix-free level's threads)
         c = _rbf_scale(X, Y, self._validate_params()["sigma"])
         if c is None:
             return super().blocks(X, Y)
         left, right = _rbf_augmented_rows(X, X if Y is None else Y, c)
 
         def block(rows, cols):
-            B = _exp_clipped(product(left[rows], right[cols].T))
+            B = _exp_clipped(multiply(left[rows], right[cols].T))
             if Y is None and rows == cols:
                 np.fill_diagonal(B, 1.0)
             return B

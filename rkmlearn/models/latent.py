@@ -110,7 +110,8 @@ class LatentModel(TransformerMixin, BaseEstimator):
         for v, (view, X) in enumerate(zip(self.views_, Xs)):
             if v != exclude:
                 U = self._view_weights[v]
-                total = total + (_features_times(view, X, U) if U is not None else view.centred_kernel_rows(X) @ self.H_)
+                total = total + (_features_times(view, X, U) if U is not None else
+                                 view.centred_kernel_rows_times(X, self.H_))
         return total
 
     def _latent(self, Xs):

@@ -61,8 +61,9 @@ def block_krylov_eigenpairs(K, s, random_state=0, *, block_size=None, rtol=None,
 
     Parameters
     ----------
-    K : ndarray of shape (n, n)
-        Symmetric (not checked here).
+    K : ndarray of shape (n, n), or an operator
+        Symmetric (not checked here); an operator has ``shape`` and ``matmat(V) = K V``
+        (:mod:`rkmlearn.solvers.operator`: a matrix-free level).
     s : int
         Number of pairs, ``s <= n // 4``.
     random_state : int, RandomState, Generator or None
@@ -148,6 +149,8 @@ def _times_symmetric(K, B):
     ``K`` C-ordered is ``K^T`` Fortran-ordered, which IS ``K``: the plain ``(n, n) x (n, b)``
     product, the shape OpenBLAS runs fastest (half the time of ``(B^T K)^T`` at n = 2000).
     """
+    if not isinstance(K, np.ndarray):  # an operator (matrix-free level): the products computed on the fly
+        return np.asfortranarray(K.matmat(B))
     operand = K.T if K.flags.c_contiguous else np.asfortranarray(K)
     return dgemm(1.0, operand, np.asfortranarray(B))
 

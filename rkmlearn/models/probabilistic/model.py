@@ -20,12 +20,21 @@ from ...base import ONE_VIEW_DEFAULTS, estimator_init, level_defaults, level_opt
 from ...level import solve_level
 from ...preimage import check_top_k, kernel_smoother
 from ...solvers.linear import pivoted_cholesky
+from ...solvers.operator import pivoted_cholesky_columns
 from ...views import View
 from .likelihood import log_density, noise_variance, residual_energy
 from .sampling import (check_latent, feature_samples, kernel_noise, kernel_samples, resolve_space,
                             sample_coordinates)
 
 __all__ = ["ProbabilisticKPCA"]
+
+
+def _pivoted_cholesky(S, lambda_max):
+    """:func:`pivoted_cholesky` of a matrix, or of a matrix-free level's operator (from its columns)."""
+    if isinstance(S, np.ndarray):
+        return pivoted_cholesky(S, lambda_max)
+    return pivoted_cholesky_columns(S.diagonal(), S.column, lambda_max)  # O(n rank) memory
+
 
 class ProbabilisticKPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     r"""Probabilistic PCA in feature space, trained in its primal or its dual form (Chapters 6-7).
@@ -160,9 +169,12 @@ class ProbabilisticKPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseE
             self.V_ = level.U_tilde
         else:
             self.V_ = level.U[0] / np.sqrt(values)  # v_p = Phi_c^T eps_p / sqrt(lambda_p)
+        # a matrix-free level (past its memory budget) keeps its operator: diagonal, columns, products
+        self._gram_operator = None if isinstance(level.matrix, np.ndarray) or explicit else level.matrix
         S, basis = self._subspace_gram(level.matrix)
-        F, _, self.rank_ = pivoted_cholesky(S, values[0])
-        self._set_parameters(values, residual_energy(F, basis), float(np.trace(S)), X.shape[0], S.shape[0])
+        F, _, self.rank_ = _pivoted_cholesky(S, values[0])
+        trace = S.trace() if S is self._gram_operator else float(np.trace(S))
+        self._set_parameters(values, residual_energy(F, basis), trace, X.shape[0], S.shape[0])
         self._n_features_out = self.E_.shape[1]  # names for get_feature_names_out
         return self
 
@@ -174,7 +186,9 @@ class ProbabilisticKPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseE
         accurate one (the Weyl slack of :func:`pivoted_cholesky` grows with the size).
         """
         if self.feature_map_ is None:
-            return (self.view_.centred_gram() if K_c is None else K_c), self.E_
+            if K_c is None:
+                K_c = self.view_.centred_gram() if getattr(self, "_gram_operator", None) is None else self._gram_operator
+            return K_c, self.E_
         if self.view_.streamed_:  # features never stored (a streamed fit): C of the level's one pass, kept
             if K_c is not None:
                 self._streamed_C = K_c
@@ -222,7 +236,7 @@ class ProbabilisticKPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseE
         """
         check_is_fitted(self, "A_")
         S, _ = self._subspace_gram()
-        F, piv, _ = pivoted_cholesky(S, self.eigenvalues_[0])
+        F, piv, _ = _pivoted_cholesky(S, self.eigenvalues_[0])
         return F[:, : self.rank_], piv[: self.rank_]
 
     def _feature_basis(self):
@@ -255,7 +269,7 @@ class ProbabilisticKPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseE
         N = self.A_.shape[0]
         if self.W_ is not None:
             return N * (self.view_.centred_features(X) @ self.W_) / self.eigenvalues_
-        return N * (self.view_.centred_kernel_rows(X) @ self.A_) / self.eigenvalues_
+        return N * self.view_.centred_kernel_rows_times(X, self.A_) / self.eigenvalues_
 
     def latent_posterior(self, X):
         """Mean and covariance of ``h | phi(x)`` (:eq:`eq-ppca-latent-posterior`, :eq:`eq-ppca-dual-posterior`).
