@@ -3,18 +3,14 @@
 ``batch`` reads a folder of submissions as Moodle, Canvas or Blackboard export them (unzipped)
 or as plain ``NAME.py``/``NAME.ipynb``/``NAME/`` entries:
 
-=========== =================================================================== ==============
-LMS         export name                                                         key
-=========== =================================================================== ==============
-Moodle      ``Eve Example_1234_assignsubmission_file_/`` (a folder per student;  1234, and the
-            older exports prefix the file name the same way)                    full name
-Canvas      ``exampleeve_1234_5678_ch01_exercises.ipynb`` (``_late_`` or        1234, and the
-            ``_LATE_`` after the login when late; ``-1`` after a resubmission)  login
-Blackboard  ``Chapter 1_eexample_attempt_2026-12-01-23-59-59_ch01.ipynb``       the username
-            (and a ``.txt`` receipt per attempt: ignored); the latest attempt
-            counts, its time is the submission time
-plain       ``eve.ipynb``, ``eve.py``, ``eve/`` (one file inside)                 eve
-=========== =================================================================== ==============
+* Moodle: ``Eve Example_1234_assignsubmission_file_/`` (a folder per student; older exports
+  prefix the file name the same way); keys 1234 and the full name.
+* Canvas: ``exampleeve_1234_5678_ch01_exercises.ipynb`` (``_late_`` or ``_LATE_`` after the
+  login when late; ``-1`` after a resubmission); keys 1234 and the login.
+* Blackboard: ``Chapter 1_eexample_attempt_2026-12-01-23-59-59_ch01.ipynb`` (and a ``.txt``
+  receipt per attempt: ignored); the latest attempt counts, its time is the submission time;
+  key the username.
+* plain: ``eve.ipynb``, ``eve.py``, ``eve/`` (one file inside); key ``eve``.
 
 A roster CSV (``--roster``) maps these keys to student ids: it has an ``id`` column, a ``name``
 column (optional) and any others (``username``, ``login``, ``email``, ``moodle_id``,
