@@ -64,6 +64,13 @@ ISOLATION = (
     "the exercise without solution*; every process of the grading is killed at its end.")
 
 
+
+def _add_timeout_and_hidden(parser, timeout_help):
+    """The two options that grading and ``batch`` share: the time-out per test and ``--hidden``."""
+    parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS", help=timeout_help)
+    parser.add_argument("--hidden", action=argparse.BooleanOptionalAction, default=True,
+                        help="run tests/hidden too when present (default: yes)")
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m rkmlearn.grading", usage=USAGE,
@@ -81,11 +88,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--json", metavar="OUT.json", dest="json_path",
                         help="also write Gradescope-style results.json to this file (written "
                              "after every process of the grading is gone, atomically)")
-    parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
-                        help="seconds of submission time per test: its import and all its calls "
-                             f"(default {DEFAULT_TIMEOUT:g})")
-    parser.add_argument("--hidden", action=argparse.BooleanOptionalAction, default=True,
-                        help="run tests/hidden too when present (default: yes)")
+    _add_timeout_and_hidden(parser, "seconds of submission time per test: its import and all its "
+                                    f"calls (default {DEFAULT_TIMEOUT:g})")
     parser.add_argument("--jobs", type=int, default=None, metavar="N",
                         help=f"runner processes in parallel (default {default_jobs()})")
     parser.add_argument("--memory", type=int, default=None, metavar="MB",
@@ -161,11 +165,8 @@ def _command_parser(command: str) -> argparse.ArgumentParser:
                             "updated: the manual column is kept)")
         p.add_argument("--jobs", type=int, default=default_jobs(), metavar="N",
                        help="submissions graded at a time (default: %(default)s)")
-        p.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
-                       help="seconds of submission time per test (default %(default)g); a "
-                            "function that times out fails its other tests at once")
-        p.add_argument("--hidden", action=argparse.BooleanOptionalAction, default=True,
-                       help="run tests/hidden too when present (default: yes)")
+        _add_timeout_and_hidden(p, "seconds of submission time per test (default %(default)g); a "
+                                   "function that times out fails its other tests at once")
         p.add_argument("--show", choices=SHOW, default="visible",
                        help="what feedback and results.json show students: 'visible' tests "
                             "only (before the due date, the default) or 'hidden' too (after)")
