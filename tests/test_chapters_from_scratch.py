@@ -49,6 +49,9 @@ def _load_tool(name: str):
     return module
 
 
+# Each chapter's run is a unit of work of its own for pytest-xdist (tests/conftest.py): the 13 fresh
+# kernels share both workers instead of queueing on one.
+XDIST_SPLIT = True
 execute_notebooks = _load_tool("execute_notebooks")
 CHAPTERS = [path for path in execute_notebooks.toc_notebooks()
             if not path.relative_to(ROOT).as_posix().startswith(APPENDIX)]

@@ -28,6 +28,8 @@ MINI = FIXTURES / "mini_exercise"
 HOSTILE = FIXTURES / "hostile"
 LINUX_ROOT = sys.platform.startswith("linux") and os.geteuid() == 0
 pytestmark = pytest.mark.slow
+# Each test grades on its own: each is a unit of work of its own for pytest-xdist (tests/conftest.py).
+XDIST_SPLIT = True
 
 
 def _variant(tmp_path, name, **replace) -> Path:

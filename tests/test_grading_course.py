@@ -36,6 +36,9 @@ MINI = ROOT / "tests" / "grading_fixtures" / "mini_exercise"
 QUESTION = "**Written answer.** Why must the test matrix be centred with the TRAINING means?"
 ANSWER = "Because the features of new points live in the training feature space."
 DUE = datetime(2026, 12, 1, 23, 59)
+# For pytest-xdist (tests/conftest.py): the tests that read the `course` batch stay one unit of work
+# (the batch is graded once); each other test may go to either worker.
+XDIST_SPLIT = True
 
 
 def _with_question(exercise: Path, folder: Path) -> Path:

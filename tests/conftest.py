@@ -1,0 +1,83 @@
+"""How the tests are spread over pytest-xdist's workers (``make test``: ``-n 2 --dist loadgroup``).
+
+A *unit* (an ``xdist_group``) runs whole on one worker, its tests in collection order:
+
+- a test file is one unit, as under ``--dist loadfile``: its module fixtures run once;
+- a file that sets ``XDIST_SPLIT = True`` is cut finer: each test is a unit of its own, except that
+  the tests using one module-scoped fixture of the file (not an autouse one) stay in one unit, so
+  that the fixture still runs once. Under ``loadfile`` one worker ran all 13 chapters of
+  test_chapters_from_scratch.py in a row (a long pole of 10-20 minutes) while the other sat idle;
+- a notebook checked by nbval is one unit (its cells run in order in one kernel); book/conftest.py
+  groups them the same way when only ``book/`` is collected (``make nbval``).
+
+The units are then handed out heaviest first (``--no-loadscope-reorder`` keeps this order), so that
+the long ones start at once on both workers and the short ones fill the end: LONG_UNITS gives the
+heavy units, measured, longest first; every other unit follows in collection order. A stale entry
+costs balance, never a check: nothing here selects or skips a test.
+"""
+from __future__ import annotations
+
+import pytest
+
+# Units that take longest (seconds on one core of the 2-core machine, `make test` pass 1 and 2 of
+# 2026-11-28 under load; only the order matters). Notebooks are nbval units of pass 2.
+LONG_UNITS = {
+    "tests/test_chapters_from_scratch.py::test_visible_code_runs_as_shown[book/duality/ch05_forecasting.ipynb]": 600,
+    "tests/test_chapters_from_scratch.py::test_visible_code_runs_as_shown[book/tensor/ch08_tensor_rkm.ipynb]": 270,
+    "tests/test_grading.py::graded": 250,
+    "tests/test_course.py": 220,
+    "tests/test_experiment_scripts.py": 170,
+    "book/duality/ch05_forecasting.ipynb": 150,
+    "book/deep/ch09_deep_rkm.ipynb": 120,
+    "book/recurrent/ch10_recurrent_rkm.ipynb": 100,
+    "tests/test_install_extras.py": 115,
+    "tests/test_chapters_from_scratch.py::test_visible_code_runs_as_shown[book/duality/ch04_stiefel_rotation.ipynb]": 86,
+    "tests/test_chapters_from_scratch.py::test_visible_code_runs_as_shown[book/deep/ch09_deep_rkm.ipynb]": 81,
+    "tests/test_solvers_eigen.py": 80,
+    "tests/test_grading_course.py::course": 60,
+    "tests/test_grading_attacks.py::test_work_done_at_import_counts_as_cpu_time": 57,
+    "tests/test_chapters_from_scratch.py::test_visible_code_runs_as_shown[book/beyond/ch12_kernel_cca.ipynb]": 45,
+    "tests/test_chapters_from_scratch.py::test_visible_code_runs_as_shown[book/foundations/ch01_kernels.ipynb]": 42,
+    "tests/test_chapters_from_scratch.py::test_visible_code_runs_as_shown[book/recurrent/ch10_recurrent_rkm.ipynb]": 33,
+    "tests/test_book_downloads.py": 30,
+    "tests/test_grading_attacks.py::test_zeroing_the_inputs_earns_nothing": 28,
+}
+
+
+def _module_fixtures(item: pytest.Item) -> list[str]:
+    """The module-scoped fixtures of the item's own file that it uses (autouse ones aside)."""
+    info = getattr(item, "_fixtureinfo", None)
+    if info is None:
+        return []
+    autouse = set(item.session._fixturemanager._getautousenames(item))
+    module = item.nodeid.split("::")[0]
+    return sorted(name for name, defs in info.name2fixturedefs.items()
+                  if defs and defs[-1].scope == "module" and defs[-1].baseid == module
+                  and name not in autouse)
+
+
+def unit_of(item: pytest.Item) -> str:
+    """The name of the unit the item belongs to (its xdist group)."""
+    marked = [mark.args[0] if mark.args else mark.kwargs.get("name", "default")
+              for mark in item.iter_markers("xdist_group")]
+    if marked:
+        return "_".join(sorted(set(map(str, marked))))
+    path = item.nodeid.split("::")[0]
+    module = getattr(item, "module", None)
+    if not getattr(module, "XDIST_SPLIT", False):
+        return path
+    shared = _module_fixtures(item)
+    return f"{path}::{'+'.join(shared)}" if shared else item.nodeid
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist's worker reads the groups into the node ids
+def pytest_collection_modifyitems(session, config, items):
+    unit = {}
+    first_seen = {}
+    for item in items:
+        unit[item] = unit_of(item)
+        if item.get_closest_marker("xdist_group") is None:
+            item.add_marker(pytest.mark.xdist_group(unit[item]))
+        first_seen.setdefault(unit[item], len(first_seen))
+    # heaviest first (LONG_UNITS), the rest in collection order; a unit's tests stay in order
+    items.sort(key=lambda item: (-LONG_UNITS.get(unit[item], 0), first_seen[unit[item]]))
