@@ -14,7 +14,12 @@ is where the library's internals are explained, and is left out):
     ``book/_tools/execute_notebooks.py`` starts one (same kernel, environment and working
     directory), run without error: every name a visible cell uses is defined in a visible cell,
     and every file it reads is read by a visible cell. (b) re-executes each chapter, one test per
-    notebook; it is marked ``slow``.
+    notebook; it is marked ``slow``. The kernel gets ONE OpenBLAS thread (its kernel and NumPy's
+    SIMD stay the machine's default): pytest-xdist runs two chapters at once on CI's two cores,
+    and two BLAS threads per kernel then wait on each other: Chapter 5's visible cells took 22 s
+    (22 s CPU) on one thread, 32 s (57 s CPU) on two at a load of 2, and 595 s in ``make test``'s
+    first pass at a load of 5-10. Whether the code runs does not depend on the thread count; its
+    outputs are checked under one and two threads by nbval (``make test`` passes 2 and 3).
 """
 from __future__ import annotations
 
@@ -144,7 +149,7 @@ def test_no_visible_cell_shows_library_internals(path):
 @pytest.mark.slow
 @pytest.mark.timeout(3600)
 @pytest.mark.parametrize("path", CHAPTERS, ids=IDS)
-def test_visible_code_runs_as_shown(path):
+def test_visible_code_runs_as_shown(path, monkeypatch):
     from nbclient import NotebookClient
     from nbclient.exceptions import CellExecutionError
 
@@ -152,6 +157,7 @@ def test_visible_code_runs_as_shown(path):
     shown = [cell for _, cell in visible_cells(nb) if cell.cell_type == "code"]
     nb.cells = [nbformat.v4.new_code_cell(cell.source) for cell in shown]
     execute_notebooks.kernel_environment()
+    monkeypatch.setenv("OPENBLAS_NUM_THREADS", "1")  # the kernel's (module docstring: why)
     client = NotebookClient(nb, timeout=execute_notebooks.CELL_TIMEOUT_S,
                             kernel_name=execute_notebooks.KERNEL_NAME,
                             resources={"metadata": {"path": str(path.parent)}},
