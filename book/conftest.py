@@ -6,20 +6,21 @@ configuration to list the figures whose pixels depend on the machine. It is not 
 ``make test``: four figures of non-convex or recursive trajectories (Chapters 5, 9 and 10), whose
 rounding differences grow, still move a few anti-aliased pixels (see book/README.md).
 
-Under ``--dist loadgroup`` (the Makefile's XDIST) a notebook is one xdist group: its cells run in
-order in one worker, as under ``--dist loadfile``. tests/conftest.py groups the same way (and
-orders the groups) when tests/ is collected too.
+Under ``--dist loadgroup`` (the Makefile's XDIST) a notebook is one unit of work: its cells run in
+order in one worker, as under ``--dist loadfile`` (tests/conftest.py says how, and orders the
+units when tests/ is collected too).
 """
 import os
 
 import pytest
 
 
-@pytest.hookimpl(tryfirst=True)  # before xdist's worker reads the groups into the node ids
+@pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(session, config, items):
-    for item in items:
-        if hasattr(item.parent, "skip_compare") and item.get_closest_marker("xdist_group") is None:
-            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
+    if getattr(config.option, "loadgroup", False):  # an xdist worker under --dist loadgroup
+        for item in items:
+            if hasattr(item.parent, "skip_compare") and "@" not in item.nodeid:  # an nbval cell
+                item._id = type(item._id).parse(f"{item.nodeid}@{item.nodeid.split('::')[0]}")
     if os.environ.get("RKM_COMPARE_FIGURES") != "1":
         return
     for item in items:

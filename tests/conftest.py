@@ -1,6 +1,6 @@
 """How the tests are spread over pytest-xdist's workers (``make test``: ``-n 2 --dist loadgroup``).
 
-A *unit* (an ``xdist_group``) runs whole on one worker, its tests in collection order:
+A *unit* (a group of ``--dist loadgroup``) runs whole on one worker, its tests in collection order:
 
 - a test file is one unit, as under ``--dist loadfile``: its module fixtures run once;
 - a file that sets ``XDIST_SPLIT = True`` is cut finer: each test is a unit of its own, except that
@@ -10,10 +10,13 @@ A *unit* (an ``xdist_group``) runs whole on one worker, its tests in collection 
 - a notebook checked by nbval is one unit (its cells run in order in one kernel); book/conftest.py
   groups them the same way when only ``book/`` is collected (``make nbval``).
 
+On a worker the unit is written after the node id (``tests/x.py::test_a@tests/x.py``), as xdist's
+``xdist_group`` mark would (join_unit says why not the mark); reports show those ids.
+
 The units are then handed out heaviest first (``--no-loadscope-reorder`` keeps this order), so that
 the long ones start at once on both workers and the short ones fill the end: LONG_UNITS gives the
-heavy units, measured, longest first; every other unit follows in collection order. A stale entry
-costs balance, never a check: nothing here selects or skips a test.
+heavy units, measured, longest first; the other notebooks come next, every other unit follows in
+collection order. A stale entry costs balance, never a check: nothing here selects or skips a test.
 """
 from __future__ import annotations
 
@@ -52,27 +55,34 @@ def _module_fixtures(item: pytest.Item) -> list[str]:
 
 
 def unit_of(item: pytest.Item) -> str:
-    """The name of the unit the item belongs to (its xdist group)."""
-    marked = [mark.args[0] if mark.args else mark.kwargs.get("name", "default")
-              for mark in item.iter_markers("xdist_group")]
-    if marked:
-        return "_".join(sorted(set(map(str, marked))))
+    """The name of the unit the item belongs to; its own node id where it is a unit alone."""
     path = item.nodeid.split("::")[0]
-    module = getattr(item, "module", None)
-    if not getattr(module, "XDIST_SPLIT", False):
-        return path
+    if not getattr(getattr(item, "module", None), "XDIST_SPLIT", False):
+        return path  # a test file, or a notebook of nbval
     shared = _module_fixtures(item)
     return f"{path}::{'+'.join(shared)}" if shared else item.nodeid
 
 
-@pytest.hookimpl(tryfirst=True)  # before xdist's worker reads the groups into the node ids
+def join_unit(item: pytest.Item, unit: str) -> None:
+    """Put the item in its unit as pytest-xdist's ``--dist loadgroup`` reads it: ``@unit`` after
+    the node id (what its ``xdist_group`` mark does: xdist 3.8 writes ``item._nodeid``, which
+    pytest 9.2 no longer reads, so that the mark is lost and every test runs as a unit alone)."""
+    if unit != item.nodeid and "@" not in item.nodeid:
+        item._id = type(item._id).parse(f"{item.nodeid}@{unit}")
+
+
+@pytest.hookimpl(trylast=True)  # after --deselect and -k, which match the plain node ids
 def pytest_collection_modifyitems(session, config, items):
-    unit = {}
+    unit = {item: unit_of(item) for item in items}
     first_seen = {}
     for item in items:
-        unit[item] = unit_of(item)
-        if item.get_closest_marker("xdist_group") is None:
-            item.add_marker(pytest.mark.xdist_group(unit[item]))
         first_seen.setdefault(unit[item], len(first_seen))
-    # heaviest first (LONG_UNITS), the rest in collection order; a unit's tests stay in order
-    items.sort(key=lambda item: (-LONG_UNITS.get(unit[item], 0), first_seen[unit[item]]))
+    # heaviest first (LONG_UNITS), then the other notebooks (each a whole chapter, tens of seconds:
+    # pass 2 collects them after the tests), then the rest in collection order; a unit's tests stay
+    # in order
+    items.sort(key=lambda item: (-LONG_UNITS.get(unit[item], 0),
+                                 not hasattr(item.parent, "skip_compare"),
+                                 first_seen[unit[item]]))
+    if getattr(config.option, "loadgroup", False):  # an xdist worker under --dist loadgroup
+        for item in items:
+            join_unit(item, unit[item])
