@@ -48,10 +48,11 @@ class GenerativeRKM(MultiViewKPCA):
     view_sizes : tuple of int or None, default=None
         The views given as ONE array ``X = np.hstack(Xs)`` (scikit-learn's form): the columns of
         each view, in order; one entry may be ``-1`` (the columns the others leave); ``None``: one
-        array is one view. Fitted on one array, :meth:`fit`, :meth:`transform`,
-        :meth:`predict_view` and :meth:`sample_given` take one array (the target's columns
-        ignored) and :meth:`sample` returns one, the views side by side; :meth:`decode`,
-        :meth:`predict_view` and :meth:`sample_given` return one view's block of columns. As in
+        array is one view. :meth:`transform`, :meth:`predict_view` and :meth:`sample_given` take
+        either form (one array: the columns of fit; those of the target view are not read and may
+        be NaN). Fitted on one array, ``n_features_in_`` is an int and :meth:`sample` returns one
+        array, the views side by side; :meth:`decode`, :meth:`predict_view` and
+        :meth:`sample_given` return the target view's block of columns. As in
         :class:`~rkmlearn.MultiViewKPCA`.
     density : {"gaussian", "gmm"}, default="gaussian"
         The density fitted to the rows of ``H_``.
@@ -135,8 +136,9 @@ class GenerativeRKM(MultiViewKPCA):
 
         Returns
         -------
-        Xs : list of ndarray, one (n_samples, view_sizes_[v]) per view; or, fitted on one array, one
-            ndarray of shape (n_samples, n_features_in_), the views side by side
+        Xs : list of ndarray or ndarray
+            One (n_samples, view_sizes_[v]) per view; fitted on one array, one ndarray of shape
+            (n_samples, n_features_in_), the views side by side.
         H : ndarray of shape (n_samples, n_components), only if ``return_latent``
         """
         H = self.sample_latent(n_samples, random_state=random_state)

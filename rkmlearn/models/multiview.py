@@ -189,7 +189,8 @@ class MultiViewKPCA(LatentModel):
         if _is_list_of_views(Xs):
             views = check_views(Xs, "Xs")
             widths = [X.shape[1] for X in views]
-            if sizes is not None and (len(sizes) != len(widths) or any(d not in (-1, w) for d, w in zip(sizes, widths))):
+            described = sizes is None or (len(sizes) == len(widths) and all(d in (-1, w) for d, w in zip(sizes, widths)))
+            if not described:
                 raise ValueError(
                     f"view_sizes={tuple(sizes)} does not describe Xs: its {len(views)} view(s) have {widths} "
                     f"columns. Pass view_sizes={tuple(widths)} (or None) with a list of views."
@@ -213,8 +214,9 @@ class MultiViewKPCA(LatentModel):
 
         Parameters
         ----------
-        Xs : list of array-like, each of shape (n_samples, n_features_v), or array-like of shape (n_samples, n_features)
-            The views, or ``np.hstack`` of them (a DataFrame records ``feature_names_in_``).
+        Xs : list of array-like or array-like of shape (n_samples, n_features)
+            The views, each of shape (n_samples, n_features_v), or ``np.hstack`` of them split by
+            ``view_sizes`` (a DataFrame records ``feature_names_in_``).
         y : ignored
 
         Returns
