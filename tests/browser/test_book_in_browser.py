@@ -70,7 +70,9 @@ The checks of the book as a finished product (issue 30):
     at 390 px the smallest text of every output figure is at least ``FIGURE_TEXT_MIN`` CSS px
     (its point size at the PNG's dpi, scaled as shown).
 ``page-weight``
-    a fresh load of the page at 1400 px transfers at most ``PAGE_WEIGHT_LIMIT`` bytes.
+    a fresh load of the page at 1400 px transfers at most ``PAGE_WEIGHT_LIMIT`` bytes (until
+    MathJax, the explorers' first frames and every image have loaded; the frames fetched when
+    the ``explorers`` check moves the controls are reported apart, ``on_demand_mb``).
 
 After the run a table gives, per page, the counts of what these checks measure (``python -m
 pytest tests/browser -s`` prints it; it is also written to ``_build/browser-report.json``), so
@@ -475,6 +477,7 @@ class PageVisit:
     def __init__(self):
         self.problems: list[str] = []
         self.bytes = 0  # downloaded (a fresh browser context: nothing cached)
+        self.loaded: int | None = None  # downloaded when the page had loaded, before any control moved
 
 
 async def _open(context, url: str, visit: PageVisit):
@@ -654,6 +657,8 @@ async def _visit(browser, base: str, page_name: str, blocked: list, semaphore) -
                     equations = await _equations(page)
                     await page.wait_for_function(
                         "() => Array.from(document.images).every(i => i.complete)")
+                    # the page as opened; frames a reader asks for later are counted apart
+                    visit.loaded = visit.bytes
                     rasters = await page.evaluate(RASTER_JS)
                     report["figures-sharp"] += [
                         f"{width} px: {r['name']} has {r['natural']} px across, shown {r['shown']:.0f} px wide"
@@ -746,11 +751,13 @@ async def _visit(browser, base: str, page_name: str, blocked: list, semaphore) -
                 visit.problems.append(f"{type(error).__name__}: {str(error).splitlines()[0]}")
             report["loads-cleanly"] += [f"{width} px: {p}" for p in visit.problems]
             if width == WIDE:
-                report["bytes"] = visit.bytes
-                report["metrics"]["transfer_mb"] = round(visit.bytes / 1e6, 2)
-                if visit.bytes > PAGE_WEIGHT_LIMIT:
+                loaded = visit.bytes if visit.loaded is None else visit.loaded
+                report["bytes"] = loaded
+                report["metrics"]["transfer_mb"] = round(loaded / 1e6, 2)
+                report["metrics"]["on_demand_mb"] = round((visit.bytes - loaded) / 1e6, 2)
+                if loaded > PAGE_WEIGHT_LIMIT:
                     report["page-weight"].append(
-                        f"the page transfers {visit.bytes / 1e6:.2f} MB (limit {PAGE_WEIGHT_LIMIT / 1e6:.0f} MB)")
+                        f"the page transfers {loaded / 1e6:.2f} MB (limit {PAGE_WEIGHT_LIMIT / 1e6:.0f} MB)")
             await context.close()
     return report
 
@@ -809,7 +816,8 @@ TABLE = (
     ("equations", "display equations"),
     ("eq_cut_400", "... cut off at 390 px (no visible scroll)"),
     ("eq_scroll_400", "... scrolling at 390 px"),
-    ("transfer_mb", "MB transferred at 1400 px (fresh cache)"),
+    ("transfer_mb", "MB transferred at 1400 px (fresh cache), page loaded"),
+    ("on_demand_mb", "MB of explorer frames fetched as every control was walked"),
     ("figure_text_390", "smallest figure text at 390 px (CSS px)"),
     ("leftovers", "raw role text and stray index paragraphs"),
     ("explorers_stacked_390", "explorers shown panel under panel at 390 px"),
