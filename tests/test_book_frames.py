@@ -46,3 +46,53 @@ def test_a_state_without_inline_images_is_returned_as_it_is():
     assert externalise(text, lambda *a: 1 / 0, lambda name: 1 / 0) is text
     done = externalise(_state(PNG), lambda *a: None, lambda name: "f.png")
     assert externalise(done, lambda *a: 1 / 0, lambda name: 1 / 0) is done  # a second build: nothing to do
+
+
+# ---------------------------------------------------------------------------------------------
+# book/_ext/rkm_panels.py: where a phone cuts a frame into panels
+# ---------------------------------------------------------------------------------------------
+import numpy as np  # noqa: E402
+import rkm_panels  # noqa: E402
+
+
+def _canvas(height=300, width=600):
+    return np.full((height, width, 3), 255, dtype=np.uint8)
+
+
+def _box(frame, y0, y1, x0, x1):
+    frame[y0:y1, x0] = frame[y0:y1, x1 - 1] = 0
+    frame[y0, x0:x1] = frame[y1 - 1, x0:x1] = 0
+
+
+def test_panels_side_by_side_are_cut_at_the_gutter_full_height():
+    frame = _canvas()
+    frame[5:15, 100:500] = 0  # a title across the gutter, in the top 12 %
+    _box(frame, 50, 290, 10, 280)
+    _box(frame, 50, 290, 320, 590)
+    cut = rkm_panels.cut(frame)
+    assert cut == {"size": [600, 300], "rule": "columns", "pieces": [[10, 0, 280, 300], [320, 0, 590, 300]]}
+
+
+def test_a_grid_under_a_title_is_cut_in_bands_then_columns_with_the_title_whole():
+    frame = _canvas(500, 600)
+    _box(frame, 10, 200, 10, 590)            # a wide plot: a band without a gutter
+    frame[230:240, 150:450] = 0              # a title over the grid, across its gutter ...
+    frame[240:246, 160:170] = 0              # ... with a descender away from the gutter
+    _box(frame, 260, 370, 10, 280)
+    _box(frame, 260, 370, 320, 590)
+    _box(frame, 390, 490, 10, 280)
+    _box(frame, 390, 490, 320, 590)
+    cut = rkm_panels.cut(frame)
+    assert cut["rule"] == "grid"
+    pad = rkm_panels.PAD
+    wide, title, *grid = cut["pieces"]
+    assert wide == [10 - pad, 10 - pad, 590 + pad, 200 + pad]
+    assert title[1] == 230 - pad and title[3] == 246 + pad  # the descender stays in the title strip
+    assert [p[0] + pad for p in grid] == [10, 320, 10, 320]
+    assert [p[1] + pad for p in grid] == [246, 246, 390, 390]  # the grid starts under the title
+
+
+def test_one_picture_without_gutters_stays_whole():
+    frame = _canvas()
+    _box(frame, 10, 290, 10, 590)
+    assert rkm_panels.cut(frame) is None

@@ -13,6 +13,7 @@ import base64
 import hashlib
 import json
 import re
+import sys
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -30,6 +31,9 @@ if not (HTML / "index.html").exists():
     )
 
 import nbformat  # noqa: E402  (only needed when there is a build)
+
+sys.path.insert(0, str(REPO_ROOT / "book" / "_ext"))
+import rkm_panels  # noqa: E402
 import yaml  # noqa: E402
 
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
@@ -205,6 +209,7 @@ def test_explorer_frames_are_files_fetched_on_demand(notebook):
     page = page_of(notebook)
     embedded = json.loads(soup(page).find("script", type=WIDGET_STATE).get_text())["state"]
     stored = notebook_state(notebook)
+    cuts = json.loads(soup(page).find("script", class_="rkm-frame-cuts").get_text())
     images = {key: model for key, model in embedded.items() if model["model_name"] == "ImageModel"}
     assert images, f"{page.name}: no image widget in the embedded state"
     for key, model in images.items():
@@ -217,6 +222,8 @@ def test_explorer_frames_are_files_fetched_on_demand(notebook):
         original = base64.b64decode(stored[key]["buffers"][0]["data"])
         assert file.read_bytes() == original, f"{page.name}: {url} is not the notebook's frame of {key}"
         assert file.stem == hashlib.sha256(original).hexdigest()
+        # where a phone cuts it into panels: computed by the build, beside the frame (rkm_panels.py)
+        assert cuts.get(file.name) == rkm_panels.cut_png(original), f"{page.name}: stale cut of {file.name}"
 
 
 def test_every_widget_module_finds_its_fonts_in_the_vendored_folder():

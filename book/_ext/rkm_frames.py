@@ -10,7 +10,9 @@ widget manager's ``ImageView`` puts in ``<img src>`` as it is). The widget manag
 the selected child of a ``Stack``, so a page loads its initial frames and fetches one more per
 move of a control, from the same site, with no kernel and no network beyond it.
 
-The stored notebooks are untouched (JupyterLab and nbval see the frames inline, as before); the
+Beside the state, the page gets the cut of each frame into panels for phones (``rkm_panels.py``,
+a ``<script class="rkm-frame-cuts" type="application/json">`` keyed by file name), so the book's
+script lays panels out without reading pixels. The stored notebooks are untouched (JupyterLab and nbval see the frames inline, as before); the
 SHA-256 in each explorer's manifest is also the frame's file name. Relative URLs (``pathto``) keep
 the site movable: it works from any folder of a static host.
 """
@@ -73,17 +75,36 @@ def _frames_on_demand(app, pagename, templatename, context, doctree):
     def url_of(name):
         return context["pathto"](f"{FRAMES}/{name}", 1)
 
-    scripts = []
+    scripts, frames = [], {}
     for asset in context["script_files"]:
         attributes = dict(getattr(asset, "attributes", {}) or {})
         if attributes.get("type") == WIDGET_STATE and attributes.get("body"):
-            body = externalise(attributes["body"], save, url_of)
+            body = externalise(attributes["body"], lambda name, data: frames.setdefault(name, data), url_of)
             if body is not attributes["body"]:
                 attributes["body"] = body
                 asset = _JavaScript(asset.filename,
                                     priority=getattr(asset, "priority", 500), **attributes)
         scripts.append(asset)
+    if frames:
+        for name, data in frames.items():
+            save(name, data)
+        # where a phone cuts each frame into panels (rkm_panels.py), read by rkm_book.js
+        cuts = {name: _cut(name, data) for name, data in sorted(frames.items()) if name.endswith(".png")}
+        body = json.dumps({name: c for name, c in cuts.items() if c is not None}, separators=(",", ":"))
+        scripts.append(_JavaScript(None, priority=500, type="application/json", body=body,
+                                   **{"class": "rkm-frame-cuts"}))
     context["script_files"] = scripts
+
+
+_CUTS: dict = {}  # file name (the frame's SHA-256) -> its cut: a frame on several pages is cut once
+
+
+def _cut(name, data):
+    if name not in _CUTS:
+        import rkm_panels  # book/_ext is on the path (_config.yml's local_extensions)
+
+        _CUTS[name] = rkm_panels.cut_png(data)
+    return _CUTS[name]
 
 
 def setup(app):

@@ -22,7 +22,9 @@ at a time), and these checks are made (``CHECKS``):
     for every explorer (``.rkm-explorer``), the state its controls show is the manifest's initial
     state and the frame shown is that state's (SHA-256 of the image bytes against the manifest);
     then every control is moved through its whole ladder (slider: arrow keys; buttons: clicks),
-    and after each move the frame changed and is the manifest's frame of the new state.
+    and after each move the frame changed and is the manifest's frame of the new state. At 390 px,
+    every explorer whose frame the build cut into legible panels (book/_ext/rkm_panels.py) shows
+    them one under the other.
 ``page-fits-390``
     at 390 px the page is no wider than the viewport: nothing outside a scrolling box (a code
     block, an equation) sticks out at the right and makes the whole page scroll sideways (a long
@@ -420,6 +422,16 @@ FIGURE_SIZES_JS = r"""() => Array.from((document.querySelector('main') || docume
   .map(img => ({src: new URL(img.currentSrc || img.src).pathname, shown: img.getBoundingClientRect().width,
                 nominal: parseFloat(img.getAttribute('width')) || img.naturalWidth / 2}))"""
 
+#: explorers at 390 px whose shown frame the book cuts into panels (a cut written by the build,
+#: legible at the column's width: window.rkmPanelsOf) but which show no panels
+UNSTACKED_JS = r"""() => Array.from(document.querySelectorAll('.rkm-explorer')).filter(root => {
+  const frame = Array.from(root.querySelectorAll('img.rkm-frame')).find(
+    img => img.complete && img.naturalWidth > 0 && getComputedStyle(img.parentElement).display !== 'none');
+  return frame && window.rkmPanelsOf && window.rkmPanelsOf(frame, root.clientWidth)
+         && !root.querySelector('.rkm-panels');
+}).map(root => { try { return JSON.parse(root.querySelector('.rkm-manifest').textContent).explorer; }
+                 catch (e) { return 'an explorer'; } })"""
+
 EXPLORER_STATE_JS = r"""async (root) => {
   const controls = Array.from(root.querySelectorAll('.rkm-control')).map(control => {
     const handle = control.querySelector('.noUi-handle');
@@ -711,6 +723,9 @@ async def _visit(browser, base: str, page_name: str, blocked: list, semaphore) -
                         report["metrics"]["figure_text_390"] = round(min((px for _, px in texts), default=0), 1)
                         report["metrics"]["explorers_stacked_390"] = await page.evaluate(
                             "() => document.querySelectorAll('.rkm-explorer .rkm-panels').length")
+                        report["explorers"] += [f"390 px: {name}: its frame has a cut into panels, "
+                                                "but the panels are not shown" for name in
+                                                await page.evaluate(UNSTACKED_JS)]
                         report["figures-sharp"] += [
                             f"390 px: explorer frame shown {r['shown']:.0f} px wide, below "
                             f"{LEGIBLE_FRACTION} of its {r['design']:.0f} px"
