@@ -11,7 +11,9 @@ __version__ = "0.1.0"
 
 _SUBPACKAGES = ("datasets", "features", "forecasting", "kernels", "level", "models", "preimage",
                 "solvers", "views")
-# public name -> the subpackage that defines it
+# public name -> the subpackage that defines it. No public name may also be a submodule's name:
+# importing that submodule would bind the module on the package over the name
+# (tests/test_lazy_names.py).
 _HOMES = {
     "KPCA": "models", "MultiViewKPCA": "models", "ProbabilisticKPCA": "models",
     "TensorMultiViewRKM": "models", "RecurrentRKM": "models", "DeepRKMClassifier": "models",

@@ -9,8 +9,11 @@ never does it.
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
 import re
+import sys
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -28,6 +31,9 @@ if not (HTML / "index.html").exists():
     )
 
 import nbformat  # noqa: E402  (only needed when there is a build)
+
+sys.path.insert(0, str(REPO_ROOT / "book" / "_ext"))
+import rkm_panels  # noqa: E402
 import yaml  # noqa: E402
 
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
@@ -192,6 +198,45 @@ def test_widget_page_embeds_state_and_loads_local_widget_manager(notebook):
     assert not any("data-jupyter-widgets-cdn" in tag.attrs for tag in document.find_all("script")), (
         "a widget script names a CDN for missing widget modules"
     )
+
+
+@pytest.mark.parametrize(
+    "notebook", WIDGET_NOTEBOOKS, ids=[str(p.relative_to(REPO_ROOT)) for p in WIDGET_NOTEBOOKS]
+)
+def test_explorer_frames_are_files_fetched_on_demand(notebook):
+    """Issue 30: no frame is base64 in the page; each image widget names a file of the site whose
+    bytes are the notebook's stored frame (book/_ext/rkm_frames.py)."""
+    page = page_of(notebook)
+    embedded = json.loads(soup(page).find("script", type=WIDGET_STATE).get_text())["state"]
+    stored = notebook_state(notebook)
+    cuts = json.loads(soup(page).find("script", class_="rkm-frame-cuts").get_text())
+    images = {key: model for key, model in embedded.items() if model["model_name"] == "ImageModel"}
+    assert images, f"{page.name}: no image widget in the embedded state"
+    for key, model in images.items():
+        assert model["state"]["format"] == "url", f"{page.name}: image {key} is still inline"
+        (buffer,) = model["buffers"]
+        url = base64.b64decode(buffer["data"]).decode("utf-8")
+        file = local_file(page, url)
+        assert (HTML / "_static" / "frames").resolve() in file.parents and file.is_file(), \
+            f"{page.name}: image {key} points to {url}, not a frame file of the site"
+        original = base64.b64decode(stored[key]["buffers"][0]["data"])
+        assert file.read_bytes() == original, f"{page.name}: {url} is not the notebook's frame of {key}"
+        assert file.stem == hashlib.sha256(original).hexdigest()
+        # where a phone cuts it into panels: computed by the build, beside the frame (rkm_panels.py)
+        assert cuts.get(file.name) == rkm_panels.cut_png(original), f"{page.name}: stale cut of {file.name}"
+
+
+def test_every_widget_module_finds_its_fonts_in_the_vendored_folder():
+    """Each AMD module the bundle defines takes its font URLs from its own module URL: a name the
+    require config does not map resolves next to the page (404s, a race over which @font-face
+    wins). Every defined name must be mapped (book/_static/widgets_require_config.js)."""
+    defined = set(re.findall(r'define\("(@jupyter-widgets/[^"]+)"', (VENDOR / "html-manager" / "embed-amd.js")
+                             .read_text(encoding="utf-8")))
+    config = (HTML / "_static" / "widgets_require_config.js").read_text(encoding="utf-8")
+    mapped = {f"@jupyter-widgets/{name}" for name in re.findall(r'"([a-z0-9-]+)"', config.split("forEach")[0])}
+    mapped |= set(re.findall(r'"(@jupyter-widgets/[^"]+)"', config))
+    unmapped = {name for name in defined if not any(name == m or name.startswith(m + "/") for m in mapped)}
+    assert defined and not unmapped, f"widget modules without a path in the require config: {sorted(unmapped)}"
 
 
 def test_widget_bundle_fonts_are_vendored():

@@ -19,7 +19,7 @@ import pytest
 
 from rkmlearn.grading import GradingError, check, grade
 from rkmlearn.grading.batch import find_submissions, grade_batch
-from rkmlearn.grading.check import local_check
+from rkmlearn.grading.self_check import local_check
 from rkmlearn.grading.sources import parse_python  # gradings parse in threads meanwhile
 from rkmlearn.grading.notebook import (definitions_only, exercise_module, read_notebook,
                                        remove_markers, strip_solutions, student_notebook,

@@ -11,9 +11,10 @@ import numpy as np
 import pytest
 from sklearn.utils.estimator_checks import check_estimator
 
-from rkmlearn import KPCA, DeepRKMClassifier, ProbabilisticKPCA, TensorMultiViewRKM
+from rkmlearn import KPCA, DeepRKMClassifier, MultiViewKPCA, ProbabilisticKPCA, TensorMultiViewRKM
 from rkmlearn.features import IdentityFeatures, RandomFourierFeatures
 from rkmlearn.models import CommitteeRKM, MultiViewLSSVM
+from rkmlearn.models.generative import GenerativeRKM
 
 pd = pytest.importorskip("pandas")
 
@@ -32,6 +33,8 @@ CASES = [
     (TensorMultiViewRKM("rbf"), "decision_function"),
     (CommitteeRKM(TensorMultiViewRKM("rbf")), "predict"),
     (MultiViewLSSVM("rbf"), "predict"),
+    (MultiViewKPCA(2, view_sizes=(2, 1)), "transform"),  # one array of two views
+    (GenerativeRKM(2, view_sizes=(2, -1)), "transform"),
     (IdentityFeatures(), "transform"),
     (RandomFourierFeatures(8, random_state=0), "transform"),
 ]

@@ -21,7 +21,7 @@ import pytest
 
 from rkmlearn.grading import GradeReport, TestResult
 from rkmlearn.grading.batch import find_submissions, grade_batch
-from rkmlearn.grading.check import check
+from rkmlearn.grading.self_check import check
 from rkmlearn.grading.cli import COMMANDS, _command_parser, _parser, main
 from rkmlearn.grading.feedback import assertion_message
 from rkmlearn.grading.lms import LatePolicy, Roster, parse_export_name

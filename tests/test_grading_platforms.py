@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from rkmlearn.grading import validate_results
-from rkmlearn.grading.check import LocalCheckFailed, check, local_check
+from rkmlearn.grading.self_check import LocalCheckFailed, check, local_check
 from rkmlearn.grading.cli import main
 from rkmlearn.grading.notebook import write_notebook
 

@@ -36,6 +36,7 @@ import ast
 import importlib
 import inspect
 import os
+import re
 import shutil
 import textwrap
 from pathlib import Path
@@ -211,13 +212,28 @@ def _drop_thebe_config(app, doctree, docname):
             node.parent.remove(node)
 
 
+#: the theme's Font Awesome "SVG + JS" script (1.5 MB, 0.54 MB gzipped, on every page); the theme's
+#: stylesheet already carries Font Awesome's web-font CSS, which draws the same icons
+_ICON_SCRIPT = re.compile(r'[ \t]*<script defer src="[^"]*_static/scripts/fontawesome\.js[^"]*"></script>\n?')
+
+
 def _drop_unloaded_files(app, exception):
+    """Files no page needs: source maps, Sphinx's translations, and the theme's icon script
+    (issue 30: half a megabyte of every page's weight, for icons the web font shows anyway)."""
     if exception is not None or app.builder.format != "html":
         return
-    static = Path(app.outdir) / "_static"
+    out = Path(app.outdir)
+    static = out / "_static"
     for path in static.rglob("*.map"):
         path.unlink()
     shutil.rmtree(static / "locales", ignore_errors=True)
+    for page in out.rglob("*.html"):
+        text = page.read_text(encoding="utf-8")
+        lighter = _ICON_SCRIPT.sub("", text)
+        if lighter != text:
+            page.write_text(lighter, encoding="utf-8")
+    for name in ("fontawesome.js", "fontawesome.js.LICENSE.txt"):
+        (static / "scripts" / name).unlink(missing_ok=True)
 
 
 def _resolve(dotted: str):
@@ -315,11 +331,13 @@ class LibrarySource(SphinxDirective):
 def setup(app):
     import rkm_api  # book/_ext is on the path: _config.yml's local_extensions
     import rkm_downloads
+    import rkm_frames
     import rkm_leftovers
 
     rkm_leftovers.setup(app)
     rkm_api.setup(app)
     rkm_downloads.setup(app)
+    rkm_frames.setup(app)
     app.connect("config-inited", _theme_defaults)
     # after every other handler, so that scripts added by them are filtered too
     app.connect("html-page-context", _singlehtml_widgets, priority=600)

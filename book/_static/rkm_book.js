@@ -156,51 +156,42 @@
   };
   // 5. Explorers on a phone: panels stacked. A frame is one picture of several panels side by
   //    side (a heat map, its approximation, the error); shrunk to a 360 px column its text would
-  //    be 5 px, and at its own width the key panel is off-screen. Below 700 px the frame is cut
-  //    at its white gutters (columns with almost no ink) and its panels are shown one under the
-  //    other, each at the column's width, under the controls. The cut follows the frame shown:
-  //    when a control changes it, the panels are cut again.
+  //    be 5 px, and at its own width the key panel is off-screen. Below 700 px the frame's panels
+  //    are shown one under the other, each at the column's width, under the controls. Where to
+  //    cut each frame was found when the book was built (book/_ext/rkm_panels.py: at its white
+  //    gutters, or in bands and then columns) and written into the page (script.rkm-frame-cuts,
+  //    keyed by the frame's file name): no pixel is read here. The cut follows the frame shown:
+  //    when a control changes it, the panels are cut again. A "grid" cut is used only when every
+  //    piece, at the column's width, is shown at least LEGIBLE of its design size (the browser
+  //    test's LEGIBLE_FRACTION); else the frame stays whole, in its scroll box.
   var PHONE = window.matchMedia ? window.matchMedia("(max-width: 700px)") : {matches: false};
-  // a gutter: a run of columns >= 1 % of the width with no ink below the top 12 % of the rows
-  // (where a title may cross it); inside a plot the spines and curves are ink
-  var GUTTER = 0.01, TITLE = 0.12;
-  var cuts = typeof WeakMap === "function" ? new WeakMap() : null;
-  var panelsOf = function (img) {
-    if (cuts && cuts.has(img)) { return cuts.get(img); }
-    var w = img.naturalWidth, h = img.naturalHeight, result = null;
-    try {
-      var canvas = document.createElement("canvas");
-      canvas.width = w; canvas.height = h;
-      var context = canvas.getContext("2d");
-      context.drawImage(img, 0, 0);
-      var data = context.getImageData(0, 0, w, h).data, blank = [];
-      for (var x = 0; x < w; x++) {
-        var ink = 0;
-        for (var y = Math.floor(TITLE * h); y < h && !ink; y++) {
-          var k = (y * w + x) * 4;
-          if (data[k + 3] > 32 && (data[k] < 235 || data[k + 1] < 235 || data[k + 2] < 235)) { ink++; }
-        }
-        blank.push(!ink);
+  var LEGIBLE = 0.72;
+  var frameCuts = null;
+  var cutOf = function (img) {
+    if (!frameCuts) {
+      frameCuts = {};
+      var scripts = document.querySelectorAll("script.rkm-frame-cuts");
+      for (var i = 0; i < scripts.length; i++) {
+        try {
+          var cuts = JSON.parse(scripts[i].textContent);
+          for (var name in cuts) { if (Object.prototype.hasOwnProperty.call(cuts, name)) { frameCuts[name] = cuts[name]; } }
+        } catch (error) { /* a page without cuts shows its frames whole */ }
       }
-      var panels = [], start = -1, gap = 0, minimum = Math.max(10, Math.round(GUTTER * w));
-      for (var i = 0; i <= w; i++) {
-        if (i < w && !blank[i]) {
-          if (start < 0) { start = i; }
-          else if (gap >= minimum) { panels.push([start, i - gap]); start = i; }
-          gap = 0;
-        } else if (start >= 0) {
-          gap++;
-          if (i === w) { panels.push([start, w - gap + 1]); }
-        }
-      }
-      panels = panels.filter(function (p) { return p[1] - p[0] >= 0.15 * w; });
-      result = panels.length >= 2 ? panels : null;
-    } catch (error) {
-      result = null;  // an unreadable picture stays whole
     }
-    if (cuts) { cuts.set(img, result); }
-    return result;
+    var file = (img.getAttribute("src") || "").split("?")[0].split("/").pop();
+    return frameCuts[file] || null;
   };
+  var panelsOf = function (img, column) {
+    var cut = cutOf(img);
+    if (!cut) { return null; }
+    if (cut.rule === "columns") { return cut.pieces; }
+    var w = cut.size[0], design = parseFloat(img.style.width) || w / 1.5, widest = column * (w / design) / LEGIBLE;
+    for (var i = 0; i < cut.pieces.length; i++) {
+      if (cut.pieces[i][2] - cut.pieces[i][0] > widest) { return null; }
+    }
+    return cut.pieces;
+  };
+  window.rkmPanelsOf = panelsOf;  // for the browser test and for authors: the cut of a frame
   var shownFrame = function (root) {
     var frames = root.querySelectorAll("img.rkm-frame");
     for (var i = 0; i < frames.length; i++) {
@@ -215,7 +206,7 @@
   var stackPanels = function (root) {
     var old = root.querySelector(".rkm-panels"), frame = shownFrame(root);
     var all = root.querySelectorAll("img.rkm-frame");
-    var panels = PHONE.matches && frame ? panelsOf(frame) : null;
+    var panels = PHONE.matches && frame ? panelsOf(frame, root.clientWidth) : null;
     if (old && (!panels || old.dataset.src !== frame.src)) { old.parentNode.removeChild(old); old = null; }
     for (var i = 0; i < all.length; i++) { all[i].classList.toggle("rkm-split", !!panels && all[i] === frame); }
     if (!panels || old) { return; }
@@ -227,9 +218,9 @@
     // shown at most at its design size, never enlarged past the frame's pixels
     var design = parseFloat(frame.style.width) || w / 1.5, scale = w / design;
     panels.forEach(function (p) {
-      var panel = document.createElement("div"), width = p[1] - p[0];
+      var panel = document.createElement("div"), width = p[2] - p[0], height = p[3] - p[1];
       panel.className = "rkm-panel";
-      panel.style.aspectRatio = width + " / " + h;
+      panel.style.aspectRatio = width + " / " + height;
       panel.style.maxWidth = (width / scale) + "px";
       var copy = document.createElement("img");
       copy.src = frame.src;
@@ -237,6 +228,8 @@
       copy.dataset.design = String(design);
       copy.style.width = (100 * w / width) + "%";
       copy.style.marginLeft = (-100 * p[0] / width) + "%";
+      // a vertical margin in % is a fraction of the panel's WIDTH too
+      if (p[1] > 0) { copy.style.marginTop = (-100 * p[1] / width) + "%"; }
       panel.appendChild(copy);
       box.appendChild(panel);
     });

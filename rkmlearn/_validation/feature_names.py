@@ -26,6 +26,8 @@ def feature_names(method, arguments):
     if not isinstance(estimator, BaseEstimator) or (method not in _RECORDS and method not in _CHECKS):
         return
     data = next((arguments[name] for name in _DATA if name in arguments), None)
+    if isinstance(data, (list, tuple)) and method in _RECORDS and hasattr(estimator, "feature_names_in_"):
+        del estimator.feature_names_in_  # refitted on a list of views: the names of an earlier fit are gone
     if data is None or isinstance(data, (list, tuple)):  # no data argument, or a list of views
         return
     _check_feature_names(estimator, data, reset=method in _RECORDS)

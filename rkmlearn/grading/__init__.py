@@ -21,11 +21,13 @@ unsandboxed local check elsewhere) imports on macOS and Windows too.
 """
 from importlib import import_module
 
-# public name -> the module that defines it
+# public name -> the module that defines it. No public name may also be a submodule's name:
+# importing that submodule (the command line does) would bind the module on the package over the
+# name (tests/test_lazy_names.py); hence self_check.py for check().
 _HOMES = {
     "grade": "judge", "collect_tests": "judge", "DEFAULT_TIMEOUT": "judge",
     "CollectedTest": "judge", "default_jobs": "judge",
-    "check": "check", "local_check": "check",
+    "check": "self_check", "local_check": "self_check",
     "GradingError": "errors",
     "ExerciseConfig": "exercise", "load_config": "exercise",
     "student_copy": "handout", "EXCLUDED_FROM_STUDENT_COPY": "handout",

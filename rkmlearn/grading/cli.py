@@ -256,7 +256,7 @@ def _run_command(command: str, argv: list[str]) -> int:
             for row in failed:
                 print(f"  {row.student}: {row.status}")
         elif command == "local":
-            from .check import NOT_SANDBOXED, LocalCheckFailed, local_check
+            from .self_check import NOT_SANDBOXED, LocalCheckFailed, local_check
 
             try:
                 report = local_check(args.exercise_dir, args.submission,

@@ -26,7 +26,7 @@ from sklearn.mixture import GaussianMixture
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
-from .._validation import check_option, check_scalar_range, validate, views
+from .._validation import check_option, check_scalar_range, check_two_samples, checked_by, validate
 from ..base import LEVEL_DEFAULTS, estimator_init
 from .multiview import MultiViewKPCA
 
@@ -45,6 +45,15 @@ class GenerativeRKM(MultiViewKPCA):
     n_components, kernels, feature_maps, setting, solver, rescale, rotate, eigen_solver, optimizer,
     learning_rate, max_iter, tol, preimage_top_k, random_state, verbose :
         As in :class:`~rkmlearn.MultiViewKPCA`.
+    view_sizes : tuple of int or None, default=None
+        The views given as ONE array ``X = np.hstack(Xs)`` (scikit-learn's form): the columns of
+        each view, in order; one entry may be ``-1`` (the columns the others leave); ``None``: one
+        array is one view. :meth:`transform`, :meth:`predict_view` and :meth:`sample_given` take
+        either form (one array: the columns of fit; those of the target view are not read and may
+        be NaN). Fitted on one array, ``n_features_in_`` is an int and :meth:`sample` returns one
+        array, the views side by side; :meth:`decode`, :meth:`predict_view` and
+        :meth:`sample_given` return the target view's block of columns. As in
+        :class:`~rkmlearn.MultiViewKPCA`.
     density : {"gaussian", "gmm"}, default="gaussian"
         The density fitted to the rows of ``H_``.
     n_mixture_components : int, default=10
@@ -69,20 +78,31 @@ class GenerativeRKM(MultiViewKPCA):
     >>> model = GenerativeRKM(n_components=2, random_state=0).fit(Xs)
     >>> [X.shape for X in model.sample(4, random_state=0)]
     [(4, 5), (4, 3)]
+    >>> joint = GenerativeRKM(n_components=2, view_sizes=(5, -1), random_state=0).fit(np.hstack(Xs))
+    >>> joint.sample(4, random_state=0).shape, bool(np.allclose(joint.H_, model.H_))
+    ((4, 8), True)
     """
 
     __init__ = estimator_init({"n_components": 2}, {"kernels": None, "feature_maps": None, **LEVEL_DEFAULTS,
                                                     "preimage_top_k": None, "random_state": None,
-                                                    "density": "gaussian", "n_mixture_components": 10})
+                                                    "density": "gaussian", "n_mixture_components": 10,
+                                                    "view_sizes": None})
 
-    @validate(Xs=views())
+    @validate(Xs=checked_by("_checked_form"))
     def fit(self, Xs, y=None):
-        """Fit multi-view kernel PCA to ``Xs``, then the density of its hidden units; returns self."""
+        """Fit multi-view kernel PCA to ``Xs``, then the density of its hidden units; returns self.
+
+        ``Xs``: a list of views, or one array of them side by side (``view_sizes``), as
+        :meth:`MultiViewKPCA.fit <rkmlearn.MultiViewKPCA.fit>`.
+        """
+        parsed = self._parsed(Xs)
+        Xs = parsed.views
         density = check_option(self.density, "density", DENSITIES)
-        if density == "gmm":
+        if density == "gmm":  # a mixture of at most n components: n >= 2 first (its own message)
+            check_two_samples(Xs[0].shape[0], "X" if parsed.single else "Xs[0]", type(self).__name__)
             check_scalar_range(self.n_mixture_components, "n_mixture_components", low=1, high=Xs[0].shape[0],
                                low_inclusive=True, integer=True)
-        super().fit(Xs)
+        super().fit(parsed)
         if density == "gaussian":
             self.density_ = {"mean": self.H_.mean(axis=0), "cov": np.atleast_2d(np.cov(self.H_, rowvar=False))}
         else:
@@ -116,11 +136,15 @@ class GenerativeRKM(MultiViewKPCA):
 
         Returns
         -------
-        Xs : list of ndarray, one (n_samples, n_features_in_[v]) per view
+        Xs : list of ndarray or ndarray
+            One (n_samples, view_sizes_[v]) per view; fitted on one array, one ndarray of shape
+            (n_samples, n_features_in_), the views side by side.
         H : ndarray of shape (n_samples, n_components), only if ``return_latent``
         """
         H = self.sample_latent(n_samples, random_state=random_state)
         Xs = [self.decode(H, v) for v in range(self.n_views_)]
+        if self._one_array:
+            Xs = np.hstack(Xs)
         return (Xs, H) if return_latent else Xs
 
     def sample_given(self, Xs, target, n_samples=1, *, random_state=None, return_latent=False):
@@ -130,9 +154,22 @@ class GenerativeRKM(MultiViewKPCA):
         units), ``eps ~ N(0, residual_cov_[target])``; ``n_samples=1`` with no noise is
         :meth:`predict_view`. Rows of the output: the draws of given row 0, then of row 1, ...
 
+        Parameters
+        ----------
+        Xs : list of length n_views_, or array-like of shape (m, n_features)
+            The given views, None at ``target``; or one array of all the views side by side whose
+            columns of view ``target`` are ignored (they may be NaN), as :meth:`predict_view`.
+        target : int
+            The view to generate, ``0 <= target < n_views_``.
+        n_samples : int >= 1, default=1
+            Draws per given row.
+        random_state : int, RandomState, Generator or None, default=None
+        return_latent : bool, default=False
+
         Returns
         -------
-        X_target : ndarray of shape (m * n_samples, n_features_in_[target])
+        X_target : ndarray of shape (m * n_samples, view_sizes_[target])
+            View ``target`` (its block of columns, when the views come as one array).
         H : ndarray of shape (m * n_samples, n_components), only if ``return_latent``
         """
         check_is_fitted(self, "density_")

@@ -14,13 +14,63 @@ from numbers import Integral
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
-from .._validation import check_array, check_scalar_range, checked_by, validate, views
+from .._validation import check_array, check_n_features, check_scalar_range, check_views, checked_by, validate
 from ..base import LEVEL_DEFAULTS, estimator_init
 from ..preimage import kernel_smoother
 from ..solvers.linear import SymmetricSolver
 from .latent import LatentModel, make_views
+from .tensor import ParsedViews, _is_2d_list
 
 __all__ = ["MultiViewKPCA"]
+
+
+def _check_view_sizes(view_sizes):
+    """``view_sizes`` checked: None, or a non-empty list / tuple of ints ``>= 1`` with at most one ``-1``."""
+    if view_sizes is None:
+        return None
+    if not isinstance(view_sizes, (list, tuple)) or not view_sizes or any(
+            isinstance(d, (bool, np.bool_)) or not isinstance(d, Integral) or (d < 1 and d != -1)
+            for d in view_sizes) or sum(d == -1 for d in view_sizes) > 1:
+        raise ValueError(
+            f"view_sizes must be a tuple of positive ints, the columns of each view of one array X in order "
+            f"(one entry may be -1: the remaining columns), or None (X is one view); got {view_sizes!r}. "
+            "E.g. view_sizes=(64, 10) for np.hstack([images, one_hot_labels])."
+        )
+    return [int(d) for d in view_sizes]
+
+
+def _view_widths(sizes, n_features, name):
+    """The columns of each view of ``name``, an array of ``n_features`` columns: checked ``sizes`` (None:
+    one view), its ``-1`` the columns the others leave."""
+    if sizes is None:
+        return [n_features]
+    known = sum(d for d in sizes if d != -1)
+    if -1 in sizes:
+        if known >= n_features:
+            raise ValueError(
+                f"view_sizes={tuple(sizes)} leaves no column for its -1 entry: {name} has n_features = {n_features} "
+                f"and the other views take {known}; pass more columns or other view_sizes."
+            )
+        return [n_features - known if d == -1 else d for d in sizes]
+    if known != n_features:
+        raise ValueError(
+            f"view_sizes={tuple(sizes)} sum to {known} columns but {name} has n_features = {n_features}; give "
+            f"the columns of each view in order, adding up to {n_features} (or -1 for the columns the others leave)."
+        )
+    return sizes
+
+
+def _is_list_of_views(Xs):
+    """A list / tuple of arrays, of nested lists of rows, or None (a view not given): the views. Anything
+    else (an array, a DataFrame, a list of rows of numbers) is ONE array (the rule of
+    :func:`~rkmlearn.models.tensor.parse_views`)."""
+    return isinstance(Xs, (list, tuple)) and all(X is None or hasattr(X, "shape") or _is_2d_list(X) for X in Xs)
+
+
+def _column_blocks(X, sizes):
+    """The views of one array: its column blocks of widths ``sizes``, each C-contiguous (as a list of
+    views is after its check, so both forms compute with the same arrays)."""
+    return [np.ascontiguousarray(block) for block in np.split(X, np.cumsum(sizes)[:-1], axis=1)]
 
 
 class MultiViewKPCA(LatentModel):
@@ -70,6 +120,15 @@ class MultiViewKPCA(LatentModel):
     random_state : int, RandomState, Generator or None, default=None
         Seeds the Stiefel starting point and ARPACK's start vector.
     verbose : bool, default=False
+    view_sizes : tuple of int or None, default=None
+        The views given as ONE array ``X = np.hstack(Xs)`` (scikit-learn's form: pipelines,
+        ``check_estimator``, cross-validation): the number of columns of each view, in order; one
+        entry may be ``-1``, the columns the others leave (as in :func:`numpy.reshape`). ``None``: one
+        array is one view. A list of views needs none; if given, it must describe their widths.
+        Fitted on one array, the model takes one array (the same columns) wherever it takes views,
+        and :meth:`~rkmlearn.models.generative.GenerativeRKM.sample` returns one; a list of views
+        is accepted too (and the other way round: one array after a fit on a list is split by the
+        fitted views' widths).
 
     Attributes
     ----------
@@ -88,7 +147,12 @@ class MultiViewKPCA(LatentModel):
     views_ : list of View
         The fitted views.
     n_views_ : int
-    n_features_in_ : list of int
+    n_features_in_ : list of int or int
+        Columns per view; an int (all columns) when ``fit`` was given one array.
+    view_sizes_ : list of int
+        Columns per view (``view_sizes`` with its ``-1`` resolved).
+    feature_names_in_ : ndarray of str
+        Column names, when ``fit`` was given one DataFrame.
     history_ : dict or None
     n_iter_ : int or None
     algorithm_ : int
@@ -110,20 +174,49 @@ class MultiViewKPCA(LatentModel):
     """
 
     __init__ = estimator_init({"n_components": 2}, {"kernels": None, "feature_maps": None, **LEVEL_DEFAULTS,
-                                                    "preimage_top_k": None, "random_state": None})
+                                                    "preimage_top_k": None, "random_state": None,
+                                                    "view_sizes": None})
 
     # -- fit -----------------------------------------------------------------------------------
     def _make_views(self, n_views):
         """One unfitted :class:`View` per view from ``kernels`` and ``feature_maps``."""
         return make_views(self.kernels, self.feature_maps, n_views, self.setting)
 
-    @validate(Xs=views())
+    def _checked_form(self, Xs):
+        """The rule of :meth:`fit`: a list of views (their widths as ``view_sizes`` says, if given), or
+        one array split into its views by ``view_sizes``; checked once, as :class:`ParsedViews`."""
+        sizes = _check_view_sizes(self.view_sizes)
+        if _is_list_of_views(Xs):
+            views = check_views(Xs, "Xs")
+            widths = [X.shape[1] for X in views]
+            described = sizes is None or (len(sizes) == len(widths) and all(d in (-1, w) for d, w in zip(sizes, widths)))
+            if not described:
+                raise ValueError(
+                    f"view_sizes={tuple(sizes)} does not describe Xs: its {len(views)} view(s) have {widths} "
+                    f"columns. Pass view_sizes={tuple(widths)} (or None) with a list of views."
+                )
+            return ParsedViews(views, False)
+        X = check_array(Xs, "X")
+        return ParsedViews(_column_blocks(X, _view_widths(sizes, X.shape[1], "X")), True)
+
+    def _parsed(self, Xs):
+        """``Xs`` as :class:`ParsedViews` without checks (the rule ran, or a nested call passed trusted views)."""
+        if isinstance(Xs, ParsedViews):
+            return Xs
+        if isinstance(Xs, (list, tuple)):
+            return ParsedViews(list(Xs), False)
+        return ParsedViews(_column_blocks(Xs, _view_widths(_check_view_sizes(self.view_sizes), Xs.shape[1], "X")), True)
+
+    @validate(Xs=checked_by("_checked_form"))
     def fit(self, Xs, y=None):
-        """Fit the model to a list of views (row ``i`` of every view is sample ``i``, ``n >= 2``).
+        """Fit the model to a list of views (row ``i`` of every view is sample ``i``, ``n >= 2``), or to
+        one array of them side by side, split by ``view_sizes``.
 
         Parameters
         ----------
-        Xs : list of array-like, each of shape (n_samples, n_features_v)
+        Xs : list of array-like or array-like of shape (n_samples, n_features)
+            The views, each of shape (n_samples, n_features_v), or ``np.hstack`` of them split by
+            ``view_sizes`` (a DataFrame records ``feature_names_in_``).
         y : ignored
 
         Returns
@@ -136,11 +229,17 @@ class MultiViewKPCA(LatentModel):
         return self._fit_atomically(MultiViewKPCA._fit, Xs)
 
     def _fit(self, Xs):
+        Xs, single = self._parsed(Xs)
         if self.preimage_top_k is not None:
             check_scalar_range(self.preimage_top_k, "preimage_top_k", low=1, high=Xs[0].shape[0], low_inclusive=True,
                                integer=True)
-        level = self._fit_views(self._make_views(len(Xs)), Xs, names=[f"Xs[{v}]" for v in range(len(Xs))])
-        self.n_features_in_ = [X.shape[1] for X in Xs]
+        names = (["X"] if len(Xs) == 1 else [f"X (view {v})" for v in range(len(Xs))]) if single else \
+            [f"Xs[{v}]" for v in range(len(Xs))]
+        level = self._fit_views(self._make_views(len(Xs)), Xs, names=names)
+        self.view_sizes_ = [X.shape[1] for X in Xs]
+        # one array given: scikit-learn's int; a list of views: one int per view
+        self.n_features_in_ = sum(self.view_sizes_) if single else list(self.view_sizes_)
+        self._one_array = single
         self._scores = level.scores  # K_{v,c} H = Phi_{v,c} U_v: imputed kernel values
         return self
 
@@ -161,13 +260,12 @@ class MultiViewKPCA(LatentModel):
 
     # -- inference -----------------------------------------------------------------------------
     def _check_views_in(self, Xs, *, target=None):
-        """Validate views for inference (the rule of :meth:`transform` and :meth:`predict_view`); ``Xs[target]``
-        may be None (it is not used)."""
+        """Validate views for inference (the rule of :meth:`transform` and :meth:`predict_view`): a list
+        whose ``Xs[target]`` may be None (it is not used), or one array of all the views' columns
+        (those of ``target`` are not used: they may be NaN); returns the list of views."""
         check_is_fitted(self, "H_")
-        if isinstance(Xs, np.ndarray) or not isinstance(Xs, (list, tuple)):
-            raise ValueError(
-                f"Xs must be a list of {self.n_views_} views (None at the target view); got {type(Xs).__name__}."
-            )
+        if not _is_list_of_views(Xs):
+            return self._check_array_in(Xs, target)
         if len(Xs) != self.n_views_:
             hint = f" with None at position target={target}" if target is not None else ""
             raise ValueError(
@@ -191,6 +289,21 @@ class MultiViewKPCA(LatentModel):
             out.append(X)
         return out
 
+    def _check_array_in(self, X, target):
+        """One array of the views side by side: its columns those of fit, split by the fitted widths;
+        ``target``'s block is not checked (None in the list returned)."""
+        X = check_array(X, "X", ensure_all_finite=target is None)
+        check_n_features(X, sum(self.view_sizes_), "X", estimator_name=self)
+        blocks = _column_blocks(X, self.view_sizes_)
+        if target is None:
+            return blocks
+        return [None if v == target else view.check_input(block, f"X (view {v})", estimator=self)
+                for v, (view, block) in enumerate(zip(self.views_, blocks))]
+
+    def _views(self, Xs):
+        """Validated ``Xs`` as a list of views: one array split by the fitted widths (a nested call's own)."""
+        return list(Xs) if isinstance(Xs, (list, tuple)) else _column_blocks(Xs, self.view_sizes_)
+
     @validate(Xs=checked_by("_check_views_in"))
     def transform(self, Xs):
         """Hidden features of new samples with all views given, :eq:`eq-mv-latent`.
@@ -200,13 +313,14 @@ class MultiViewKPCA(LatentModel):
 
         Parameters
         ----------
-        Xs : list of array-like, one per view
+        Xs : list of array-like, one per view, or array-like of shape (n_samples_new, n_features)
+            The views, or one array of them side by side (the columns of fit).
 
         Returns
         -------
         H_new : ndarray of shape (n_samples_new, n_components)
         """
-        return self._latent(Xs)
+        return self._latent(self._views(Xs))
 
     def fit_transform(self, Xs, y=None):
         """Fit and return ``H_`` (a copy)."""
@@ -223,8 +337,10 @@ class MultiViewKPCA(LatentModel):
 
         Parameters
         ----------
-        Xs : list of length n_views_
-            The views of the new samples; ``Xs[target]`` may be None (it is ignored).
+        Xs : list of length n_views_, or array-like of shape (n_samples_new, n_features)
+            The views of the new samples; ``Xs[target]`` may be None (it is ignored). Or one array
+            of all the views side by side (the columns of fit), whose columns of view ``target``
+            are ignored (they may be NaN).
         target : int
             Index of the view to impute, ``0 <= target < n_views_``.
         return_latent : bool, default=False
@@ -232,10 +348,11 @@ class MultiViewKPCA(LatentModel):
 
         Returns
         -------
-        X_target : ndarray of shape (n_samples_new, n_features_in_[target])
+        X_target : ndarray of shape (n_samples_new, view_sizes_[target])
+            View ``target`` (its block of columns, when the views come as one array).
         H_new : ndarray, only if ``return_latent``
         """
-        X_target, h = self.view_predictor(target)(Xs)
+        X_target, h = self.view_predictor(target)(self._views(Xs))
         return (X_target, h) if return_latent else X_target
 
     def _impute_inputs(self, Xs, target):
@@ -269,6 +386,8 @@ class MultiViewKPCA(LatentModel):
         ``IdentityFeatures``), else the kernel smoother :eq:`eq-kernel-smoother` (with
         ``preimage_top_k``). What :meth:`predict_view` does after it has found ``h``; a generative
         model (:class:`~rkmlearn.models.generative.GenerativeRKM`) calls it on sampled ``h``.
+        Returns view ``view`` only, (m, ``view_sizes_[view]``): its block of columns when the model
+        was fitted on one array.
         """
         check_is_fitted(self, "H_")
         if isinstance(view, (bool, np.bool_)) or not isinstance(view, Integral) or not 0 <= view < self.n_views_:

@@ -22,6 +22,18 @@ __all__ = ["SpectralClusteringExplorer", "KernelCCAExplorer", "GenerativeExplore
 
 _COLOURS = np.array(["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b"])
 
+# On a phone the book cuts a frame at its white gutters (runs of columns with no ink below the
+# title rows, at least 1 % of the width: book/_static/rkm_book.js, 5) and stacks the panels. So
+# panels side by side get a gutter of GUTTER of the frame's width (constrained layout's wspace),
+# several times that minimum, and a y label sits LABELPAD points from its tick labels (matplotlib's
+# 4 pt left a gap of 1 % that cut the label off its panel as a sliver, which the book drops).
+GUTTER = 0.05
+LABELPAD = 1.0
+
+
+def _gutter(figure, wspace=GUTTER):
+    figure.get_layout_engine().set(wspace=wspace)
+
 
 class SpectralClusteringExplorer(FrameExplorer):
     """Kernel spectral clustering of 2-D points for a ladder of bandwidths and cluster counts.
@@ -75,6 +87,7 @@ class SpectralClusteringExplorer(FrameExplorer):
     def draw(self, figure, *, sigma, clusters):
         data = self.state_data(sigma, clusters)
         model = self.models_[sigma, clusters]
+        _gutter(figure)
         left, right = figure.subplots(1, 2)
         lo, hi = self.X_train.min(axis=0) - 0.3, self.X_train.max(axis=0) + 0.3
         gx, gy = np.meshgrid(np.linspace(lo[0], hi[0], 120), np.linspace(lo[1], hi[1], 120))
@@ -92,7 +105,7 @@ class SpectralClusteringExplorer(FrameExplorer):
             right.set_yticks([])
         else:
             right.scatter(e[:, 0], e[:, 1], c=colours, s=9)
-            right.set_xlabel("$e_1$"), right.set_ylabel("$e_2$")
+            right.set_xlabel("$e_1$"), right.set_ylabel("$e_2$", labelpad=LABELPAD)
         right.axvline(0, color="0.6", lw=0.8)
         right.set_title(f"score variables, BLF = {data['blf']:.2f}", fontsize=10)
 
@@ -137,11 +150,12 @@ class KernelCCAExplorer(FrameExplorer):
     def draw(self, figure, *, kappa):
         model = self.models_[kappa]
         train, valid = self.correlations_[kappa]
+        _gutter(figure)
         for ax, (e, r), name, corr in zip(figure.subplots(1, 2), [(model.x_scores_, model.y_scores_), self.valid_scores_[kappa]],
                                           ("training", "held-out"), (train, valid)):
             e, r = snap(e[:, 0] / np.std(e[:, 0])), snap(r[:, 0] / np.std(r[:, 0]))
             ax.scatter(e, r, s=7, color=_COLOURS[0] if name == "training" else _COLOURS[1])
-            ax.set_xlabel("$e$ (view 1, standardised)"), ax.set_ylabel("$r$ (view 2)")
+            ax.set_xlabel("$e$ (view 1, standardised)"), ax.set_ylabel("$r$ (view 2)", labelpad=LABELPAD)
             ax.set_title(f"{name}: corr = {corr:.2f}", fontsize=10)
 
 
@@ -162,7 +176,7 @@ class GenerativeExplorer(FrameExplorer):
         ``(s, top_k) -> fraction that judge labels as generated``.
     """
 
-    figsize = (7.8, 3.6)
+    figsize = (7.8, 3.0)
 
     def __init__(self, images, labels, judge, *, sigma, shape=(8, 8), components=(3, 5, 9), top_ks=(1, 5, 50),
                  n_per_label=3, random_state=0):
@@ -186,16 +200,20 @@ class GenerativeExplorer(FrameExplorer):
         self.check_state()
 
     def draw(self, figure, *, components, top_k):
+        # two panels, labels 0-4 and 5-9, with a gutter between them (a phone stacks them) and
+        # the digits of a panel close enough that no gutter opens inside it; the title spans
+        # only the left panel, so that a cut leaves it whole
         images = snap(self.images_[components, top_k])
-        axes = figure.subplots(self.n_per_label, 10)
-        axes = np.atleast_2d(axes)
+        figure.get_layout_engine().set(w_pad=1 / 72, wspace=0.0)
+        grid = figure.add_gridspec(self.n_per_label, 11, width_ratios=(1,) * 5 + (0.5,) + (1,) * 5)
         for label in range(10):
+            column = label if label < 5 else label + 1
             for j in range(self.n_per_label):
-                ax = axes[j, label]
+                ax = figure.add_subplot(grid[j, column])
                 ax.imshow(images[label * self.n_per_label + j].reshape(self.shape), cmap="gray_r",
                           vmin=0, vmax=max(1e-12, float(images.max())))
                 ax.set_xticks([]), ax.set_yticks([])
                 if j == 0:
                     ax.set_title(str(label), fontsize=10)
         figure.suptitle(f"generated given the label: judged right {100 * self.accuracy_[components, top_k]:.0f} %",
-                        fontsize=10)
+                        x=0.01, ha="left", fontsize=10)

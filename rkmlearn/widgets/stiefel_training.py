@@ -197,5 +197,6 @@ class StiefelTrainingExplorer(FrameExplorer):
         for ax in axes[-2:]:
             ax.set_xlabel("sample")
         what = "rotated $H = H'O$" if rotated else "as trained, $H'$"
-        bottom.suptitle(f"hidden features at iteration {iteration}: {what} (dashed: eigenvectors)",
+        # two lines: on a phone the book shows the title as a strip of its own, which must fit the column
+        bottom.suptitle(f"hidden features at iteration {iteration}: {what}\n(dashed: eigenvectors)",
                         fontsize=10)
