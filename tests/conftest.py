@@ -22,23 +22,30 @@ from __future__ import annotations
 
 import pytest
 
-# Units that take longest (seconds on one core of the 2-core machine, `make test` pass 1 and 2 of
-# 2026-11-28 under load; only the order matters). Notebooks are nbval units of pass 2.
+# Units that take longest: seconds, from a pass-1 run with this file (2026-11-28, 2 cores shared,
+# load 2-9), the notebooks (nbval units of pass 2) estimated; only the order matters.
+CHAPTER = "tests/test_chapters_from_scratch.py::test_visible_code_runs_as_shown[book/"
 LONG_UNITS = {
-    "tests/test_grading.py::graded": 250,
-    "tests/test_course.py": 220,
-    "tests/test_experiment_scripts.py": 170,
+    "tests/browser/test_book_in_browser.py": 200,  # not measured here (one unit of ~600 page checks)
+    "tests/test_install_extras.py": 181,
     "book/duality/ch05_forecasting.ipynb": 150,
+    "tests/test_course.py": 134,
+    "tests/test_grading_attacks.py::test_work_done_at_import_counts_as_cpu_time": 122,
     "book/deep/ch09_deep_rkm.ipynb": 120,
-    "tests/test_install_extras.py": 115,
+    "tests/test_grading.py::graded": 116,
     "book/recurrent/ch10_recurrent_rkm.ipynb": 100,
-    "tests/test_solvers_eigen.py": 80,
-    "tests/test_grading_course.py::course": 60,
-    "tests/test_grading_attacks.py::test_work_done_at_import_counts_as_cpu_time": 57,
-    "tests/test_chapters_from_scratch.py::test_visible_code_runs_as_shown[book/duality/ch05_forecasting.ipynb]": 50,
-    "tests/test_chapters_from_scratch.py::test_visible_code_runs_as_shown[book/tensor/ch08_tensor_rkm.ipynb]": 40,
-    "tests/test_book_downloads.py": 30,
-    "tests/test_grading_attacks.py::test_zeroing_the_inputs_earns_nothing": 28,
+    CHAPTER + "duality/ch05_forecasting.ipynb]": 65,
+    "tests/test_experiment_scripts.py": 54,
+    CHAPTER + "recurrent/ch10_recurrent_rkm.ipynb]": 54,
+    CHAPTER + "tensor/ch08_tensor_rkm.ipynb]": 53,
+    CHAPTER + "beyond/ch12_kernel_cca.ipynb]": 48,
+    "tests/test_book_html.py": 47,
+    CHAPTER + "beyond/ch13_generative_rkm.ipynb]": 37,
+    CHAPTER + "duality/ch04_stiefel_rotation.ipynb]": 31,
+    "tests/test_grading_course.py::course": 29,
+    "tests/test_recurrent.py": 28,
+    "tests/test_matrix_free.py": 28,
+    "tests/test_book_downloads.py": 26,
 }
 
 
@@ -56,6 +63,9 @@ def _module_fixtures(item: pytest.Item) -> list[str]:
 
 def unit_of(item: pytest.Item) -> str:
     """The name of the unit the item belongs to; its own node id where it is a unit alone."""
+    marked = item.get_closest_marker("xdist_group")  # a test may still name its group
+    if marked is not None:
+        return str(marked.args[0] if marked.args else marked.kwargs.get("name", "default"))
     path = item.nodeid.split("::")[0]
     if not getattr(getattr(item, "module", None), "XDIST_SPLIT", False):
         return path  # a test file, or a notebook of nbval
