@@ -32,7 +32,7 @@ LONG_UNITS = {
     "tests/test_course.py": 134,
     "tests/test_grading_attacks.py::test_work_done_at_import_counts_as_cpu_time": 122,
     "book/deep/ch09_deep_rkm.ipynb": 120,
-    "tests/test_grading.py::graded": 116,
+    "tests/test_grading.py+graded": 116,
     "book/recurrent/ch10_recurrent_rkm.ipynb": 100,
     CHAPTER + "duality/ch05_forecasting.ipynb]": 65,
     "tests/test_experiment_scripts.py": 54,
@@ -42,7 +42,7 @@ LONG_UNITS = {
     "tests/test_book_html.py": 47,
     CHAPTER + "beyond/ch13_generative_rkm.ipynb]": 37,
     CHAPTER + "duality/ch04_stiefel_rotation.ipynb]": 31,
-    "tests/test_grading_course.py::course": 29,
+    "tests/test_grading_course.py+course": 29,
     "tests/test_recurrent.py": 28,
     "tests/test_matrix_free.py": 28,
     "tests/test_book_downloads.py": 26,
@@ -70,7 +70,7 @@ def unit_of(item: pytest.Item) -> str:
     if not getattr(getattr(item, "module", None), "XDIST_SPLIT", False):
         return path  # a test file, or a notebook of nbval
     shared = _module_fixtures(item)
-    return f"{path}::{'+'.join(shared)}" if shared else item.nodeid
+    return "+".join([path, *shared]) if shared else item.nodeid  # no "::": it follows a node id
 
 
 def join_unit(item: pytest.Item, unit: str) -> None:
