@@ -96,3 +96,12 @@ def test_one_picture_without_gutters_stays_whole():
     frame = _canvas()
     _box(frame, 10, 290, 10, 590)
     assert rkm_panels.cut(frame) is None
+
+
+def test_a_y_label_apart_from_its_plot_joins_it_instead_of_being_dropped():
+    frame = _canvas()
+    frame[100:200, 4:14] = 0                 # a rotated y label, a gutter away from its plot
+    _box(frame, 20, 290, 30, 280)
+    _box(frame, 20, 290, 320, 590)
+    assert rkm_panels.cut(frame)["pieces"] == [[4, 0, 280, 300], [320, 0, 590, 300]]
+    assert rkm_panels.merge_narrow([[10, 500], [520, 560], [600, 1100]], 1170) == [[10, 560], [600, 1100]]

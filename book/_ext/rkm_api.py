@@ -17,6 +17,7 @@ Loaded by ``rkm_book.py``; ``book/_tools/api_pages.py`` writes the pages from :f
 """
 from __future__ import annotations
 
+import hashlib
 import importlib
 import inspect
 import pkgutil
@@ -277,6 +278,17 @@ def _names(app):
     app.rkm_public_names = public_names()
 
 
+def _outdated_when_the_api_moves(app, env, added, changed, removed):
+    """Every page is read again when a public object moves (a module renamed): a page's links to
+    the API are made when it is read, and an unchanged page would keep links to the old place."""
+    digest = hashlib.sha256(repr(sorted(app.rkm_public_names.items())).encode()).hexdigest()
+    if getattr(env, "rkm_api_digest", digest) == digest:
+        env.rkm_api_digest = digest
+        return []
+    env.rkm_api_digest = digest
+    return sorted(env.found_docs - set(added) - set(changed) - set(removed))
+
+
 def skip_foreign_members(app, what, name, obj, skip, options):
     """A class's members are its own: not the methods scikit-learn generates on every estimator
     (``set_fit_request``, ``set_output``, ...), whose docstrings point into sklearn's docs."""
@@ -364,6 +376,7 @@ def resolve_aliases(app, env, node, contnode):
 def setup(app):
     app.connect("builder-inited", _no_index_outside_api)
     app.connect("builder-inited", _names)
+    app.connect("env-get-outdated", _outdated_when_the_api_moves)
     app.connect("doctree-read", link_first_mentions)
     app.connect("env-purge-doc", _purge)
     app.connect("env-merge-info", _merge)

@@ -11,17 +11,16 @@ Two rules, tried in order:
 
 1. **Columns.** A *gutter* is a run of at least 1 % of the width (and 10 px) of columns with no ink
    below the top 12 % of the rows (where a title may cross it); ink is a pixel with alpha above 32
-   and a channel below 235. Runs of ink narrower than 15 % of the width are dropped; two or more
-   columns are the panels, each the frame's full height. (A frame drawn for this rule, e.g. Part
+   and a channel below 235. A run of ink narrower than 15 % of the width (a y label, a colour bar)
+   joins the nearer neighbour; two or more columns are the panels, each the frame's full height. (A frame drawn for this rule, e.g. Part
    VI's, cuts cleanly.)
 2. **Bands, then columns** (a grid, or plots under a wide one, where no gutter runs from top to
    bottom): the frame is cut into *bands* at runs of blank rows of at least 1 % of the height; a
    band under 10 % of the height (a title, an axis label) joins the band below it. Each band is cut
-   at its own gutters as in rule 1, narrow runs merged into their left neighbour (a colour bar stays
-   with its plot); the rows above the band's plots that cross a gutter (its title), down to the
-   first blank row, stay whole, as a strip above its columns. A band without gutters is one piece. Used only if some band has
-   columns; the page then checks that every piece, shown at the column's width, stays legible
-   (else the frame is shown whole, in its scroll box).
+   at its own gutters as in rule 1; the rows above the band's plots that cross a gutter (its
+   title), down to the first blank row, stay whole, as a strip above its columns. A band without
+   gutters is one piece. Used only if some band has columns; the page then checks that every
+   piece, shown at the column's width, stays legible (else the frame is shown whole).
 
 Each piece is ``[x0, y0, x1, y1]`` (pixels of the frame, end exclusive); rule 2's pieces get 2 px of
 margin.
@@ -73,20 +72,32 @@ def column_runs(ink: np.ndarray, y0: int = 0, y1: int | None = None) -> list[lis
     return runs(ink[top:y1].any(axis=0), _gutter_minimum(ink.shape[1]))
 
 
+def merge_narrow(found: list[list[int]], width: int) -> list[list[int]]:
+    """Runs narrower than ``NARROWEST`` of the width joined to the nearer neighbour (a y label to
+    its plot, a colour bar to its map), so that no ink is dropped; the first narrow run first."""
+    merged = [list(run) for run in found]
+    while len(merged) > 1:
+        narrow = [i for i, (x0, x1) in enumerate(merged) if x1 - x0 < NARROWEST * width]
+        if not narrow:
+            break
+        i = narrow[0]
+        left = merged[i][0] - merged[i - 1][1] if i > 0 else None
+        right = merged[i + 1][0] - merged[i][1] if i + 1 < len(merged) else None
+        j = i - 1 if right is None or (left is not None and left <= right) else i + 1
+        merged[min(i, j)] = [merged[min(i, j)][0], merged[max(i, j)][1]]
+        del merged[max(i, j)]
+    return merged
+
+
 def columns(ink: np.ndarray) -> list[list[int]] | None:
-    """Rule 1: the full-height columns ``[x0, x1)``, or None (fewer than two)."""
-    kept = [c for c in column_runs(ink) if c[1] - c[0] >= NARROWEST * ink.shape[1]]
+    """Rule 1: the full-height columns ``[x0, x1)``, narrow runs joined to a neighbour, or None
+    (fewer than two)."""
+    kept = merge_narrow(column_runs(ink), ink.shape[1])
     return kept if len(kept) >= 2 else None
 
 
 def _merged_columns(ink, y0, y1):
-    merged, narrow = [], (lambda c: c[1] - c[0] < NARROWEST * ink.shape[1])
-    for run in column_runs(ink, y0, y1):
-        if merged and (narrow(run) or narrow(merged[-1])):
-            merged[-1][1] = run[1]
-        else:
-            merged.append(list(run))
-    return merged
+    return merge_narrow(column_runs(ink, y0, y1), ink.shape[1])
 
 
 def _extent(ink, y0, y1):

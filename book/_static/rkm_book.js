@@ -208,7 +208,14 @@
     var all = root.querySelectorAll("img.rkm-frame");
     var panels = PHONE.matches && frame ? panelsOf(frame, root.clientWidth) : null;
     if (old && (!panels || old.dataset.src !== frame.src)) { old.parentNode.removeChild(old); old = null; }
-    for (var i = 0; i < all.length; i++) { all[i].classList.toggle("rkm-split", !!panels && all[i] === frame); }
+    for (var i = 0; i < all.length; i++) {
+      all[i].classList.toggle("rkm-split", !!panels && all[i] === frame);
+      // the design width, for the CSS of a frame shown whole on a phone (rkm_book.css)
+      var designed = parseFloat(all[i].style.width) || all[i].naturalWidth / 1.5;
+      if (designed > 0 && all[i].style.getPropertyValue("--rkm-design") !== designed + "px") {
+        all[i].style.setProperty("--rkm-design", designed + "px");  // once: a change would call this again
+      }
+    }
     if (!panels || old) { return; }
     var box = document.createElement("div");
     box.className = "rkm-panels";

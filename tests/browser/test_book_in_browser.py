@@ -721,6 +721,11 @@ async def _visit(browser, base: str, page_name: str, blocked: list, semaphore) -
                             f"{src.rsplit('/', 1)[-1][:16]}: smallest text {px:.1f} px"
                             for src, px in texts if px < FIGURE_TEXT_MIN - 0.05]
                         report["metrics"]["figure_text_390"] = round(min((px for _, px in texts), default=0), 1)
+                        try:  # the book's script stacks a frame 50 ms after it shows (debounced)
+                            await page.wait_for_function(f"() => ({UNSTACKED_JS})().length === 0",
+                                                         timeout=5_000)
+                        except playwright_api.TimeoutError:
+                            pass
                         report["metrics"]["explorers_stacked_390"] = await page.evaluate(
                             "() => document.querySelectorAll('.rkm-explorer .rkm-panels').length")
                         report["explorers"] += [f"390 px: {name}: its frame has a cut into panels, "
