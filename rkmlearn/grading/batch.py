@@ -185,7 +185,7 @@ def _grade_one(exercise: Path, sub: Submission, out: Path, timeout: float,
     try:
         done = subprocess.run(cmd, capture_output=True, text=True, timeout=limit,
                               stdin=subprocess.DEVNULL, errors="replace",
-                              env=procs.with_grader_path(dict(os.environ)))
+                              env=procs.with_grader_path(procs.environment()))
     except subprocess.TimeoutExpired:
         return BatchResult(sub.student, f"grading failed: no result after {limit:g} s",
                            seconds=time.monotonic() - started, name=sub.name, submission=sub)

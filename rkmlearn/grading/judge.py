@@ -207,8 +207,8 @@ def _pytest_args(folder: Path, collect_only: bool = False) -> list[str]:
 
 
 def _runner_env(settings: dict) -> dict:
-    env = dict(os.environ)
-    for key in ("PYTEST_ADDOPTS", "PYTEST_PLUGINS", "RKMLEARN_SUBMISSION"):
+    env = procs.environment()
+    for key in ("PYTEST_ADDOPTS", "PYTEST_PLUGINS", "PYTEST_CURRENT_TEST", "RKMLEARN_SUBMISSION"):
         env.pop(key, None)
     env["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"  # grading must not depend on other plugins
     env["PYTHONDONTWRITEBYTECODE"] = "1"

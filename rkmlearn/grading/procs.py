@@ -58,6 +58,18 @@ def grader_on_default_path() -> bool:
     return os.path.realpath(GRADER_ROOT) in {os.path.realpath(p) for p in site.getsitepackages()}
 
 
+def environment() -> dict:
+    """A copy of ``os.environ`` that another thread's change cannot break: ``dict(os.environ)``
+    lists the keys, then reads each, and a key removed in between (pytest's PYTEST_CURRENT_TEST,
+    while a grading runs in a thread) raised KeyError."""
+    env = {}
+    for key in list(os.environ):
+        value = os.environ.get(key)
+        if value is not None:
+            env[key] = value
+    return env
+
+
 def with_grader_path(env: dict) -> dict:
     """``env`` with this grader's folder first on ``PYTHONPATH`` when a child started as
     ``python -m rkmlearn.grading...`` would not find it otherwise."""
