@@ -37,6 +37,8 @@ import rkm_panels  # noqa: E402
 import yaml  # noqa: E402
 
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
+#: CSS px of an explorer's column on a 390 px phone (the browser test's narrow viewport)
+PHONE_COLUMN = 342
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 VENDOR = HTML / "_static" / "vendor"
 
@@ -223,7 +225,13 @@ def test_explorer_frames_are_files_fetched_on_demand(notebook):
         assert file.read_bytes() == original, f"{page.name}: {url} is not the notebook's frame of {key}"
         assert file.stem == hashlib.sha256(original).hexdigest()
         # where a phone cuts it into panels: computed by the build, beside the frame (rkm_panels.py)
-        assert cuts.get(file.name) == rkm_panels.cut_png(original), f"{page.name}: stale cut of {file.name}"
+        cut = cuts.get(file.name)
+        assert cut == rkm_panels.cut_png(original), f"{page.name}: stale cut of {file.name}"
+        # ... and usable on a phone: every piece legible in the 342 px column of a 390 px screen
+        # (frames are drawn at 1.5 px per CSS px; rkm_book.js shows a piece at >= 72 % of its size)
+        widest = PHONE_COLUMN * 1.5 / 0.72
+        assert cut is None or all(x1 - x0 <= widest for x0, _, x1, _ in cut["pieces"]), \
+            f"{page.name}: {file.name} is cut into pieces too wide for a phone: {cut}"
 
 
 def test_every_widget_module_finds_its_fonts_in_the_vendored_folder():

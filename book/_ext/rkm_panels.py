@@ -12,7 +12,7 @@ Two rules, tried in order:
 1. **Columns.** A *gutter* is a run of at least 1 % of the width (and 10 px) of columns with no ink
    below the top 12 % of the rows (where a title may cross it); ink is a pixel with alpha above 32
    and a channel below 235. A run of ink narrower than 15 % of the width (a y label, a colour bar)
-   joins the nearer neighbour; two or more columns are the panels, each the frame's full height. (A frame drawn for this rule, e.g. Part
+   joins the neighbour that makes the narrower piece; two or more columns are the panels, each the frame's full height. (A frame drawn for this rule, e.g. Part
    VI's, cuts cleanly.)
 2. **Bands, then columns** (a grid, or plots under a wide one, where no gutter runs from top to
    bottom): the frame is cut into *bands* at runs of blank rows of at least 1 % of the height; a
@@ -73,16 +73,18 @@ def column_runs(ink: np.ndarray, y0: int = 0, y1: int | None = None) -> list[lis
 
 
 def merge_narrow(found: list[list[int]], width: int) -> list[list[int]]:
-    """Runs narrower than ``NARROWEST`` of the width joined to the nearer neighbour (a y label to
-    its plot, a colour bar to its map), so that no ink is dropped; the first narrow run first."""
+    """Runs narrower than ``NARROWEST`` of the width joined to a neighbour (a y label to its plot, a
+    colour bar to its map), so that no ink is dropped: the one that makes the narrower piece."""
     merged = [list(run) for run in found]
     while len(merged) > 1:
         narrow = [i for i, (x0, x1) in enumerate(merged) if x1 - x0 < NARROWEST * width]
         if not narrow:
             break
         i = narrow[0]
-        left = merged[i][0] - merged[i - 1][1] if i > 0 else None
-        right = merged[i + 1][0] - merged[i][1] if i + 1 < len(merged) else None
+        # to the side where the joined piece is narrower: a y label to the plot on its right (it
+        # has no left neighbour, or a wide one), a colour bar to the map on its left
+        left = merged[i][1] - merged[i - 1][0] if i > 0 else None
+        right = merged[i + 1][1] - merged[i][0] if i + 1 < len(merged) else None
         j = i - 1 if right is None or (left is not None and left <= right) else i + 1
         merged[min(i, j)] = [merged[min(i, j)][0], merged[max(i, j)][1]]
         del merged[max(i, j)]
