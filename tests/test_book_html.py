@@ -234,6 +234,15 @@ def test_explorer_frames_are_files_fetched_on_demand(notebook):
             f"{page.name}: {file.name} is cut into pieces too wide for a phone: {cut}"
 
 
+def test_the_site_carries_only_the_frames_its_pages_show():
+    """No stale frame of an earlier build is deployed (rkm_frames drops unused ones after a build)."""
+    import rkm_frames
+
+    used = set().union(*(rkm_frames.frames_used(page.read_text(encoding="utf-8")) for page in PAGES))
+    stored = {path.name for path in (HTML / "_static" / "frames").iterdir()}
+    assert used and stored == used, f"unused: {sorted(stored - used)[:5]}, missing: {sorted(used - stored)[:5]}"
+
+
 def test_every_widget_module_finds_its_fonts_in_the_vendored_folder():
     """Each AMD module the bundle defines takes its font URLs from its own module URL: a name the
     require config does not map resolves next to the page (404s, a race over which @font-face

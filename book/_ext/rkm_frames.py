@@ -21,6 +21,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import re
 from pathlib import Path
 
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
@@ -107,7 +108,36 @@ def _cut(name, data):
     return _CUTS[name]
 
 
+_STATE_SCRIPT = re.compile(r'<script type="application/vnd\.jupyter\.widget-state\+json">(.*?)</script>', re.S)
+
+
+def frames_used(html: str) -> set[str]:
+    """The frame files a written page refers to (its widget state's image URLs)."""
+    used = set()
+    for match in _STATE_SCRIPT.finditer(html):
+        for model in json.loads(match.group(1)).get("state", {}).values():
+            if model.get("model_name") == "ImageModel" and model.get("state", {}).get("format") == "url":
+                used.update(base64.b64decode(buffer["data"]).decode("utf-8").rsplit("/", 1)[-1]
+                            for buffer in model.get("buffers", []))
+    return used
+
+
+def _drop_unused_frames(app, exception):
+    """Frames of earlier builds that no page shows any more (a notebook re-executed): the folder
+    keeps only what the site refers to, so a deployed site carries no stale frames."""
+    folder = Path(app.outdir) / FRAMES
+    if exception is not None or app.builder.format != "html" or not folder.is_dir():
+        return
+    used = set()
+    for page in Path(app.outdir).rglob("*.html"):
+        used |= frames_used(page.read_text(encoding="utf-8", errors="replace"))
+    for path in folder.iterdir():
+        if path.name not in used:
+            path.unlink()
+
+
 def setup(app):
     # before rkm_book's asset filter (900), after myst-nb adds the page's widget state (500)
     app.connect("html-page-context", _frames_on_demand, priority=800)
+    app.connect("build-finished", _drop_unused_frames)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
