@@ -31,6 +31,16 @@ FORMATS = {"png", "jpeg", "gif", "svg+xml", "webp"}
 EXTENSIONS = {"svg+xml": "svg", "jpeg": "jpg"}
 
 
+def _image_values(state: dict):
+    """``(fields, buffer)`` of every image widget's value in a parsed widget state."""
+    for model in state.get("state", {}).values():
+        if model.get("model_name") == "ImageModel":
+            fields = model.get("state", {})
+            for buffer in model.get("buffers", []):
+                if buffer.get("path") == ["value"] and buffer.get("encoding") == "base64":
+                    yield fields, buffer
+
+
 def externalise(state_json: str, save, url_of) -> str:
     """The widget state ``state_json`` with every inline image replaced by its file's URL.
 
@@ -39,13 +49,8 @@ def externalise(state_json: str, save, url_of) -> str:
     """
     state = json.loads(state_json)
     changed = False
-    for model in state.get("state", {}).values():
-        fields = model.get("state", {})
-        if model.get("model_name") != "ImageModel" or fields.get("format") not in FORMATS:
-            continue
-        for buffer in model.get("buffers", []):
-            if buffer.get("path") != ["value"] or buffer.get("encoding") != "base64":
-                continue
+    for fields, buffer in _image_values(state):
+        if fields.get("format") in FORMATS:
             data = base64.b64decode(buffer["data"])
             name = f"{hashlib.sha256(data).hexdigest()}.{EXTENSIONS.get(fields['format'], fields['format'])}"
             save(name, data)
@@ -113,13 +118,9 @@ _STATE_SCRIPT = re.compile(r'<script type="application/vnd\.jupyter\.widget-stat
 
 def frames_used(html: str) -> set[str]:
     """The frame files a written page refers to (its widget state's image URLs)."""
-    used = set()
-    for match in _STATE_SCRIPT.finditer(html):
-        for model in json.loads(match.group(1)).get("state", {}).values():
-            if model.get("model_name") == "ImageModel" and model.get("state", {}).get("format") == "url":
-                used.update(base64.b64decode(buffer["data"]).decode("utf-8").rsplit("/", 1)[-1]
-                            for buffer in model.get("buffers", []))
-    return used
+    return {base64.b64decode(buffer["data"]).decode("utf-8").rsplit("/", 1)[-1]
+            for match in _STATE_SCRIPT.finditer(html)
+            for fields, buffer in _image_values(json.loads(match.group(1))) if fields.get("format") == "url"}
 
 
 def _drop_unused_frames(app, exception):
